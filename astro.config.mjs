@@ -1,0 +1,43 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import mdx from '@astrojs/mdx';
+import sitemap from '@astrojs/sitemap';
+import { unified, rehypeHeadingIds } from '@astrojs/markdown-remark';
+import remarkGfm from 'remark-gfm';
+import rehypeAutolinkHeadings from 'rehype-autolink-headings';
+import rehypeExternalLinks from 'rehype-external-links';
+import { headingAnchor } from './src/lib/heading-anchor.ts';
+import { rehypeBaseLinks } from './src/lib/rehype-base-links.ts';
+import { normaliseBase } from './src/lib/base.ts';
+
+// The same build deploys at the root or under any sub-path: both come from the environment.
+const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
+const base = normaliseBase(process.env.SITE_BASE);
+
+export default defineConfig({
+  site,
+  base,
+  trailingSlash: 'always',
+  build: { format: 'directory' },
+  integrations: [mdx(), sitemap()],
+  markdown: {
+    // Astro 7's default processor (Sätteri) runs no remark/rehype plugins; remark-gfm needs unified.
+    processor: unified({
+      gfm: false, // remark-gfm below does GFM; the bundled copy would run twice
+      remarkPlugins: [remarkGfm],
+      // Ids first, so the anchor plugin can link them (Astro otherwise adds ids after user plugins).
+      rehypePlugins: [
+        rehypeHeadingIds,
+        [rehypeAutolinkHeadings, headingAnchor],
+        [rehypeExternalLinks, { rel: ['noopener'] }],
+        [rehypeBaseLinks, { base }],
+      ],
+    }),
+    syntaxHighlight: 'shiki',
+    shikiConfig: {
+      // The high-contrast pair passes WCAG AA colour contrast in both schemes (github-light does not).
+      themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' },
+      defaultColor: false,
+    },
+  },
+});

@@ -1,0 +1,37 @@
+import { defineConfig, devices } from '@playwright/test';
+import { normaliseBase } from './src/lib/base.ts';
+
+// The e2e suite runs against the built site (dist/) served by a plain static server mounted
+// at SITE_BASE, so it proves what any static host will serve. Build with the same SITE_BASE.
+const base = normaliseBase(process.env.SITE_BASE);
+const port = Number(process.env.PREVIEW_PORT ?? 4322);
+const baseURL = `http://127.0.0.1:${port}${base}`;
+// Playwright cannot download browsers here: use Debian's Chromium.
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  reporter: [['list']],
+  use: { baseURL, trace: 'retain-on-failure' }, // page.goto('rows/drain/'): no leading slash
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: { executablePath, args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] },
+      },
+    },
+  ],
+  webServer: {
+    command: `node tests/support/static-server.ts ${port}`,
+    url: baseURL,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# One entry point for every npm script, so they work on a machine whose Node is too old:
+# it brings Node >= 22.12 (see .ci/ensure-node.sh), installs the locked dependencies when
+# they are missing or stale, then runs the task.
+#   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
+#   test           everything CI runs: types, unit tests, build + e2e at / and under a sub-path
+#   build|preview|check|unit|e2e|bench|verify-quotes   single steps
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export ASTRO_TELEMETRY_DISABLED=1
+source .ci/ensure-node.sh
+
+# Install when node_modules does not match package-lock.json (stamp = hash of the lock).
+stamp=node_modules/.lock-hash
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "task: installing dependencies (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" >"$stamp"
+fi
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+base="${SITE_BASE:-/}"
+port="${PORT:-4321}"
+
+build() { astro build "$@" && pagefind --site dist --output-subdir pagefind; }
+e2e() { playwright test "$@"; }
+
+task="${1:-}"; shift || true
+case "$task" in
+  build) build "$@" ;;
+  preview) astro preview --ignore-lock --host 127.0.0.1 --port "$port" "$@" ;;
+  serve)
+    build
+    echo "task: serving the built site at http://127.0.0.1:$port${base%/}/ (Ctrl-C stops it)"
+    astro preview --ignore-lock --host 127.0.0.1 --port "$port"
+    ;;
+  check) astro check "$@" ;;
+  unit) node --test "tests/unit/**/*.test.ts" "$@" ;;
+  e2e) e2e "$@" ;;
+  verify-quotes) node scripts/verify-quotes.ts "$@" ;;
+  bench) node scripts/bench.ts "$@" ;;
+  test)
+    astro check
+    node --test "tests/unit/**/*.test.ts"
+    for b in / /kube-proxy-backends/; do
+      echo "task: build + e2e with SITE_BASE=$b"
+      export SITE_BASE=$b
+      build
+      e2e
+    done
+    ;;
+  *) echo "usage: scripts/task.sh serve|test|build|preview|check|unit|e2e|bench|verify-quotes" >&2; exit 2 ;;
+esac

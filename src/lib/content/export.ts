@@ -1,0 +1,61 @@
+// The table as data: JSON (with provenance and source links) and CSV. Pure; `siteRoot` is the
+// absolute URL of the deployed site root (base included), e.g. "https://x.dev/kube-proxy-backends/".
+import type { TableModel, CellModel } from './model.ts';
+import { plain } from '../markdown.ts';
+
+const cite = (siteRoot: string) => (c: CellModel['cites'][number]) => ({
+  id: c.id,
+  source: c.source.label,
+  section: c.excerpt.section,
+  excerpt: new URL(c.href, siteRoot).href,
+  upstream: c.upstream,
+});
+
+export function toJSON(model: TableModel, siteRoot: string) {
+  return {
+    title: model.site.title,
+    asOf: model.site.asOf,
+    backends: model.backends.map((b) => ({ id: b.id, name: b.name, run: b.run, status: b.status })),
+    counts: model.counts,
+    rows: model.rows.map((row) => ({
+      id: row.id,
+      question: row.question,
+      url: new URL(`#${row.id}`, siteRoot).href,
+      page: new URL(`rows/${row.id}/`, siteRoot).href,
+      cells: Object.fromEntries(
+        row.cells.map((cell) => [
+          cell.backend.id,
+          {
+            provenance: cell.provenance,
+            answer: cell.answer,
+            ...(cell.exercise !== undefined && { exercise: cell.exercise }),
+            ...(cell.how !== undefined && { how: cell.how }),
+            ...(cell.evidence && { evidence: new URL(`evidence/${cell.evidence.id}/`, siteRoot).href }),
+            cites: cell.cites.map(cite(siteRoot)),
+          },
+        ]),
+      ),
+    })),
+  };
+}
+
+const csvField = (v: string | number) => {
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** One line per cell (axis × backend), RFC 4180 quoting, CRLF line ends. */
+export function toCSV(model: TableModel, siteRoot: string): string {
+  const header = ['axis', 'question', 'backend', 'provenance', 'exercise', 'answer', 'cites', 'sources'];
+  const lines = [header];
+  for (const row of model.rows) {
+    for (const cell of row.cells) {
+      lines.push([
+        row.id, row.question, cell.backend.id, cell.provenance, cell.exercise ?? '', plain(cell.answer),
+        cell.cites.map((c) => c.id).join(' '),
+        cell.cites.map((c) => new URL(c.href, siteRoot).href).join(' '),
+      ].map(String));
+    }
+  }
+  return lines.map((l) => l.map(csvField).join(',')).join('\r\n') + '\r\n';
+}

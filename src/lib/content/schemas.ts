@@ -1,0 +1,111 @@
+// One zod schema per kind of content file. Plain module (no astro: imports) so unit tests,
+// the build and the scripts all validate with the same rules.
+import { z } from 'astro/zod';
+
+const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const kebabId = z.string().regex(kebab, 'must be kebab-case: lower-case letters, digits and single hyphens');
+const sha = z.string().regex(/^[0-9a-f]{40}$/, 'must be a full 40-hex commit id');
+const lineRange = z
+  .tuple([z.number().int().positive(), z.number().int().positive()])
+  .refine(([a, b]) => a <= b, 'first line must not be after the last line');
+
+export const siteSchema = z.strictObject({
+  title: z.string().min(1),
+  shortTitle: z.string().min(1),
+  description: z.string().min(20),
+  /** The Kubernetes release every status statement on the site is "as of". */
+  asOf: z.string().regex(/^v\d+\.\d+$/, 'must look like v1.37'),
+});
+
+export const sourceSchema = z.strictObject({
+  id: kebabId,
+  label: z.string().min(1),
+  title: z.string().min(1),
+  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name'),
+  path: z.string().min(1),
+  commit: sha,
+  license: z.string().min(1),
+  /** True only where a byte-exact copy is pinned, so quotes from it can be verified. */
+  quotable: z.boolean(),
+  /** Site page (no slashes at either end) that shows this source's excerpts. */
+  page: z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/, 'must be a site path like keps/kep-3866'),
+});
+
+export const excerptSchema = z
+  .strictObject({
+    id: kebabId,
+    section: z.string().min(1),
+    lines: lineRange,
+    /** Another file in the source's directory (e.g. kep.yaml), when not the source file itself. */
+    path: z.string().min(1).optional(),
+    quote: z.string().min(1).max(600, 'quotes must be short (at most 600 characters)').optional(),
+    note: z.string().min(1).optional(),
+    answers: z.string().min(1),
+  })
+  .refine((e) => (e.quote === undefined) !== (e.note === undefined), {
+    message: 'needs exactly one of quote (verbatim) or note (own words)',
+    path: ['quote'],
+  });
+
+export const backendSchema = z.strictObject({
+  id: kebabId,
+  name: z.string().min(1),
+  /** Whether this phase ran the backend; a column that was not run cannot hold measurements. */
+  run: z.boolean(),
+  status: z.string().min(1),
+});
+
+export const measureSchema = z.strictObject({
+  exercise: z.number().int().positive(),
+  /** How to measure it (inline Markdown), shown while no evidence is captured. */
+  how: z.string().min(1),
+  /** Id of the captured evidence file (content/evidence/<id>.yaml), once there is one. */
+  evidence: kebabId.optional(),
+});
+
+export const cellSchema = z.strictObject({
+  answer: z.string().min(1),
+  cites: z.array(z.string().min(1)).min(1, 'every cell cites at least one excerpt'),
+  measure: measureSchema.optional(),
+});
+
+export const axisSchema = z.strictObject({
+  id: kebabId,
+  /** The row's question, worded as the seed words it. */
+  question: z.string().min(1),
+  /** One short sentence for link previews of the row's own page. */
+  summary: z.string().min(1),
+  cells: z.record(z.string(), cellSchema),
+});
+
+export const evidenceSchema = z.strictObject({
+  exercise: z.number().int().positive(),
+  axis: kebabId,
+  backend: kebabId,
+  captured: z.iso.date(),
+  kubernetes: z.string().regex(/^v\d+\.\d+\.\d+/, 'must be a Kubernetes version like v1.37.0'),
+  kernel: z.string().min(1),
+  command: z.string().min(1),
+  output: z.string().min(1),
+  notes: z.string().optional(),
+});
+
+export const pageSchema = z.strictObject({
+  title: z.string().min(1),
+  description: z.string().min(20, 'write a sentence (it is the link preview)'),
+  /** Position in the artifact's reading order (previous/next links, navigation). */
+  order: z.number(),
+  /** Short label for navigation; defaults to the title. */
+  nav: z.string().optional(),
+  /** Show a table of contents (long pages). */
+  toc: z.boolean().default(true),
+});
+
+export type Site = z.infer<typeof siteSchema>;
+export type Source = z.infer<typeof sourceSchema>;
+export type Excerpt = z.infer<typeof excerptSchema>;
+export type Backend = z.infer<typeof backendSchema>;
+export type Axis = z.infer<typeof axisSchema>;
+export type Cell = z.infer<typeof cellSchema>;
+export type Evidence = z.infer<typeof evidenceSchema>;
+export type PageData = z.infer<typeof pageSchema>;

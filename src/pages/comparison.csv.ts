@@ -1,0 +1,9 @@
+import type { APIRoute } from 'astro';
+import { getTable } from '../lib/content/index.ts';
+import { toCSV } from '../lib/content/export.ts';
+import { url } from '../lib/url.ts';
+
+export const GET: APIRoute = ({ site }) =>
+  new Response(toCSV(getTable(), new URL(url(), site).href), {
+    headers: { 'Content-Type': 'text/csv; charset=utf-8' },
+  });

@@ -1,0 +1,9 @@
+import type { APIRoute } from 'astro';
+import { getTable } from '../lib/content/index.ts';
+import { toJSON } from '../lib/content/export.ts';
+import { url } from '../lib/url.ts';
+
+export const GET: APIRoute = ({ site }) =>
+  new Response(JSON.stringify(toJSON(getTable(), new URL(url(), site).href), null, 2) + '\n', {
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });

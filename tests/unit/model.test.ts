@@ -1,0 +1,198 @@
+// The table model: derivations and every rejection, on small synthetic FIXTURES built here
+// (never part of the site), plus one run over the real content folder.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildComparison, badgeReference, upstreamUrl } from '../../src/lib/content/model.ts';
+import { ContentError } from '../../src/lib/content/errors.ts';
+import { loadContent, contentFiles, type ContentData } from '../../src/lib/content/load.ts';
+
+const files = { sources: 'content/sources.yaml', backends: 'content/comparison/backends.yaml', axes: 'content/comparison/axes.yaml' };
+const commit = 'a'.repeat(40);
+
+/** A two-backend, one-axis FIXTURE: "ran" was run, "read" was not. */
+function fixture(): ContentData {
+  return {
+    site: { title: 'Fixture', shortTitle: 'Fixture', description: 'A fixture site, never rendered.', asOf: 'v1.37' },
+    sources: [
+      { id: 'fixture-kep', label: 'KEP-F', title: 'Fixture KEP', repo: 'kubernetes/enhancements', path: 'keps/f/README.md', commit, license: 'Apache-2.0', quotable: true, page: 'keps/fixture' },
+      { id: 'fixture-code', label: 'code.go', title: 'Fixture code', repo: 'kubernetes/kubernetes', path: 'pkg/f/code.go', commit, license: 'Apache-2.0', quotable: false, page: 'notes/fixture' },
+    ],
+    excerpts: [
+      { id: 'one', source: 'fixture-kep', file: 'content/excerpts/fixture-kep.yaml', section: 'S', lines: [3, 4], quote: 'q', answers: 'a' },
+      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', section: 'S', lines: [7, 7], note: 'n', answers: 'a' },
+    ],
+    backends: [
+      { id: 'ran', name: 'Ran', run: true, status: 's' },
+      { id: 'read', name: 'Read', run: false, status: 's' },
+    ],
+    axes: [
+      {
+        id: 'axis-a', question: 'q?', summary: 's',
+        cells: {
+          ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' } },
+          read: { answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'] },
+        },
+      },
+    ],
+    evidence: [],
+  };
+}
+
+const evidenceFixture = (over: Partial<ContentData['evidence'][number]> = {}): ContentData['evidence'][number] => ({
+  id: 'fixture-ev', file: 'content/evidence/fixture-ev.yaml', exercise: 18, axis: 'axis-a', backend: 'ran',
+  captured: '2000-01-01', kubernetes: 'v0.0.0', kernel: 'fixture', command: 'fixture', output: 'fixture', ...over,
+});
+
+/** Asserts the build throws a ContentError with one problem at exactly this place. */
+function rejects(data: ContentData, where: { file: string; row?: string; column?: string; field?: string }, problem: RegExp) {
+  assert.throws(() => buildComparison(data, files), (err: unknown) => {
+    assert.ok(err instanceof ContentError, 'a ContentError');
+    const hit = err.problems.find((p) => p.file === where.file && p.row === where.row && p.column === where.column && p.field === where.field);
+    assert.ok(hit, `expected a problem at ${JSON.stringify(where)}; got:\n${err.message}`);
+    assert.match(hit.problem, problem);
+    // The message an author reads names every part of the place.
+    for (const part of Object.values(where)) assert.ok(err.message.includes(part), `message names ${part}:\n${err.message}`);
+    return true;
+  });
+}
+
+test('provenance is derived: measure alone = to measure, no measure = cited', () => {
+  const model = buildComparison(fixture(), files);
+  const [ran, read] = model.rows[0]!.cells;
+  assert.equal(ran!.provenance, 'to-measure');
+  assert.equal(read!.provenance, 'cited');
+  assert.deepEqual(model.counts, { measured: 0, 'to-measure': 1, cited: 1 });
+});
+
+test('measure + matching evidence = measured, and the badge names the exercise', () => {
+  const data = fixture();
+  data.axes[0]!.cells.ran!.measure!.evidence = 'fixture-ev';
+  data.evidence.push(evidenceFixture());
+  const model = buildComparison(data, files);
+  const cell = model.rows[0]!.cells[0]!;
+  assert.equal(cell.provenance, 'measured');
+  assert.equal(cell.evidence?.id, 'fixture-ev');
+  assert.equal(badgeReference(cell), 'ex. 18');
+  assert.deepEqual(model.counts, { measured: 1, 'to-measure': 0, cited: 1 });
+});
+
+test('cited badges name each source once; cites resolve to page anchors and pinned lines', () => {
+  const model = buildComparison(fixture(), files);
+  const cell = model.rows[0]!.cells[1]!;
+  assert.equal(badgeReference(cell), 'KEP-F, code.go');
+  assert.equal(cell.cites[0]!.href, 'keps/fixture/#one');
+  assert.equal(cell.cites[0]!.upstream, `https://github.com/kubernetes/enhancements/blob/${commit}/keps/f/README.md#L3-L4`);
+  assert.equal(cell.cites[1]!.upstream, `https://github.com/kubernetes/kubernetes/blob/${commit}/pkg/f/code.go#L7`);
+});
+
+test('an excerpt in a sibling file (kep.yaml) links to that file', () => {
+  const source = fixture().sources[0]!;
+  assert.equal(upstreamUrl(source, { lines: [1, 2], path: 'kep.yaml' }), `https://github.com/kubernetes/enhancements/blob/${commit}/keps/f/kep.yaml#L1-L2`);
+});
+
+test('rows and columns keep content order', () => {
+  const data = fixture();
+  data.axes.push({ ...structuredClone(data.axes[0]!), id: 'axis-b' });
+  const model = buildComparison(data, files);
+  assert.deepEqual(model.rows.map((r) => r.id), ['axis-a', 'axis-b']);
+  assert.deepEqual(model.rows[0]!.cells.map((c) => c.backend.id), ['ran', 'read']);
+});
+
+test('rejects a missing cell', () => {
+  const data = fixture();
+  delete data.axes[0]!.cells.read;
+  rejects(data, { file: files.axes, row: 'axis-a', column: 'read', field: 'cells' }, /missing cell/);
+});
+
+test('rejects an extra cell for an unknown backend', () => {
+  const data = fixture();
+  data.axes[0]!.cells.bogus = { answer: 'z', cites: ['fixture-kep/one'] };
+  rejects(data, { file: files.axes, row: 'axis-a', column: 'bogus', field: 'cells' }, /unknown backend "bogus"/);
+});
+
+test('rejects a duplicate axis id', () => {
+  const data = fixture();
+  data.axes.push(structuredClone(data.axes[0]!));
+  rejects(data, { file: files.axes, row: 'axis-a', field: 'id' }, /duplicate axis id/);
+});
+
+test('rejects a duplicate backend id', () => {
+  const data = fixture();
+  data.backends.push({ ...data.backends[0]! });
+  rejects(data, { file: files.backends, column: 'ran', field: 'id' }, /duplicate backend id/);
+});
+
+test('rejects a cited id that does not exist', () => {
+  const data = fixture();
+  data.axes[0]!.cells.read!.cites.push('fixture-kep/nope');
+  rejects(data, { file: files.axes, row: 'axis-a', column: 'read', field: 'cites[2]' }, /unknown excerpt id "fixture-kep\/nope"/);
+});
+
+test('rejects a measured cell in a column that was not run', () => {
+  const data = fixture();
+  data.axes[0]!.cells.read!.measure = { exercise: 17, how: 'h' };
+  rejects(data, { file: files.axes, row: 'axis-a', column: 'read', field: 'measure' }, /not run/);
+});
+
+for (const [what, over, pattern] of [
+  ['exercise', { exercise: 16 }, /exercise 16 \(cell: 18\)/],
+  ['axis', { axis: 'axis-b' }, /axis "axis-b" \(cell: "axis-a"\)/],
+  ['backend', { backend: 'read' }, /backend "read" \(cell: "ran"\)/],
+] as const) {
+  test(`rejects evidence whose ${what} does not match its cell`, () => {
+    const data = fixture();
+    data.axes[0]!.cells.ran!.measure!.evidence = 'fixture-ev';
+    data.evidence.push(evidenceFixture(over));
+    rejects(data, { file: files.axes, row: 'axis-a', column: 'ran', field: 'measure.evidence' }, pattern);
+  });
+}
+
+test('rejects a cell naming evidence that does not exist', () => {
+  const data = fixture();
+  data.axes[0]!.cells.ran!.measure!.evidence = 'fixture-missing';
+  rejects(data, { file: files.axes, row: 'axis-a', column: 'ran', field: 'measure.evidence' }, /no evidence file "fixture-missing"/);
+});
+
+test('rejects evidence that no cell claims', () => {
+  const data = fixture();
+  data.evidence.push(evidenceFixture());
+  rejects(data, { file: 'content/evidence/fixture-ev.yaml', row: 'axis-a', column: 'ran', field: 'axis' }, /not referenced by its cell/);
+});
+
+test('rejects a quote from a source with no pinned copy', () => {
+  const data = fixture();
+  data.excerpts[1] = { ...data.excerpts[1]!, note: undefined, quote: 'q' };
+  rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'two', field: 'quote' }, /no pinned copy/);
+});
+
+test('rejects an excerpt file whose source is unknown', () => {
+  const data = fixture();
+  data.excerpts.push({ ...data.excerpts[0]!, source: 'nobody', file: 'content/excerpts/nobody.yaml' });
+  rejects(data, { file: 'content/excerpts/nobody.yaml' }, /no source "nobody"/);
+});
+
+test('rejects two excerpts with one anchor on the same page', () => {
+  const data = fixture();
+  data.sources[1] = { ...data.sources[1]!, page: 'keps/fixture' };
+  data.excerpts[1] = { ...data.excerpts[1]!, id: 'one' };
+  rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'one', field: 'id' }, /already used/);
+});
+
+test('every problem is reported at once', () => {
+  const data = fixture();
+  delete data.axes[0]!.cells.read;
+  data.axes[0]!.cells.ran!.cites = ['nope/nope'];
+  assert.throws(() => buildComparison(data, files), (err: ContentError) => err.problems.length === 2);
+});
+
+test('the real content builds: 6 axes x 3 backends, IPVS never measured', () => {
+  const model = buildComparison(loadContent('content'), contentFiles('content'));
+  assert.equal(model.rows.length, 6);
+  assert.deepEqual(model.backends.map((b) => b.id), ['iptables', 'ipvs', 'nftables']);
+  for (const row of model.rows) {
+    assert.equal(row.cells.length, 3);
+    assert.equal(row.cells.find((c) => c.backend.id === 'ipvs')!.provenance, 'cited');
+  }
+  const measuredAxes = model.rows.filter((r) => r.cells.some((c) => c.provenance !== 'cited')).map((r) => r.id);
+  assert.deepEqual(measuredAxes, ['endpoint-change', 'endpoint-selection']);
+});

@@ -1,0 +1,104 @@
+// Unit tests for src/lib/quotes.ts and end-to-end runs of scripts/verify-quotes.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkQuote, normaliseWhitespace } from '../../src/lib/quotes.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const enhancements = resolve(root, '../shared/sources/kubernetes-enhancements');
+const mutatedFixture = join(root, 'tests/fixtures/content-mutated-quote');
+
+const runCli = (...args: string[]) =>
+  spawnSync(process.execPath, ['scripts/verify-quotes.ts', ...args], { cwd: root, encoding: 'utf8' });
+
+const sample = [
+  'Heading',
+  '',
+  '- The data plane is problematic because (for the most part), the',
+  '  number of iptables rules used to implement a set of Kubernetes',
+  "  Services is directly proportional to the number of Services. It's `odd`.",
+  '',
+].join('\n');
+
+test('normaliseWhitespace collapses runs of any whitespace and trims', () => {
+  assert.equal(normaliseWhitespace('  a \t b\n\n  c\r\n'), 'a b c');
+  assert.equal(normaliseWhitespace(''), '');
+});
+
+test('checkQuote matches a quote that spans line breaks', () => {
+  const quote = 'the number of iptables rules used to implement a set of Kubernetes Services';
+  assert.deepEqual(checkQuote(quote, sample, [3, 5]), { ok: true });
+  // Line breaks inside the quote itself are also fine.
+  assert.deepEqual(checkQuote('the\nnumber  of iptables', sample, [3, 4]), { ok: true });
+  // Punctuation and backticks must be kept exactly.
+  assert.deepEqual(checkQuote("It's `odd`.", sample, [5, 5]), { ok: true });
+});
+
+test('checkQuote rejects a changed word and says what the lines contain', () => {
+  const result = checkQuote('the number of nftables rules', sample, [3, 5]);
+  assert.equal(result.ok, false);
+  if (result.ok) return;
+  assert.match(result.reason, /not found in lines 3-5/);
+  assert.match(result.reason, /the number of iptables rules/, 'reason quotes a snippet of the actual lines');
+});
+
+test('checkQuote rejects text that exists only outside the cited range', () => {
+  const result = checkQuote('Heading', sample, [3, 5]);
+  assert.equal(result.ok, false);
+});
+
+test('checkQuote rejects backticks or punctuation that differ', () => {
+  assert.equal(checkQuote("It's odd.", sample, [5, 5]).ok, false);
+  assert.equal(checkQuote('It’s `odd`.', sample, [5, 5]).ok, false); // curly vs straight apostrophe
+});
+
+test('checkQuote reports a line range outside the file', () => {
+  const result = checkQuote('Heading', sample, [4, 40]);
+  assert.equal(result.ok, false);
+  if (result.ok) return;
+  assert.match(result.reason, /outside the file/);
+  assert.match(result.reason, /5 lines/);
+  const inverted = checkQuote('Heading', sample, [3, 2]);
+  assert.equal(inverted.ok, false);
+  assert.equal(checkQuote('Heading', sample, [0, 1]).ok, false);
+});
+
+test('verify-quotes: every quote in content/ matches the pinned kubernetes/enhancements copy', (t) => {
+  if (!existsSync(enhancements)) {
+    t.skip(`pinned copy ../shared/sources/kubernetes-enhancements not found (looked in ${enhancements})`);
+    return;
+  }
+  const run = runCli(enhancements);
+  assert.equal(run.status, 0, `verify-quotes failed:\n${run.stdout}${run.stderr}`);
+  assert.match(run.stdout, /^\d+ quotes checked, 0 mismatches$/m);
+  const checked = Number(/^(\d+) quotes checked/m.exec(run.stdout)?.[1]);
+  assert.ok(checked > 0, 'at least one quote was checked');
+});
+
+test('verify-quotes: a mutated quote (FIXTURE) exits 1 and names the excerpt', (t) => {
+  if (!existsSync(enhancements)) {
+    t.skip(`pinned copy ../shared/sources/kubernetes-enhancements not found (looked in ${enhancements})`);
+    return;
+  }
+  const run = runCli(enhancements, '--content', mutatedFixture);
+  assert.equal(run.status, 1, `expected exit 1:\n${run.stdout}${run.stderr}`);
+  assert.match(run.stdout, /^fixture-kep-3866\/fixture-mutated-quote: /m);
+  assert.doesNotMatch(run.stdout, /fixture-correct-quote/, 'the unchanged quote in the fixture passes');
+  assert.match(run.stdout, /^2 quotes checked, 1 mismatches$/m);
+});
+
+test('verify-quotes: a missing checkout file exits 1', () => {
+  // An empty directory stands in for a checkout that lacks the KEP files.
+  const run = runCli(join(root, 'tests/fixtures'), '--content', mutatedFixture);
+  assert.equal(run.status, 1);
+  assert.match(run.stdout, /file not found/);
+});
+
+test('verify-quotes: usage errors exit 2', () => {
+  assert.equal(runCli().status, 2);
+  assert.equal(runCli(root, '--content').status, 2);
+  assert.equal(runCli(root, '--bogus').status, 2);
+});
