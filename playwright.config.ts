@@ -14,6 +14,8 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
+  // axe scans of the full table page take several seconds on a busy 2-core machine.
+  timeout: 90_000,
   workers: 2,
   reporter: [['list']],
   use: { baseURL, trace: 'retain-on-failure' }, // page.goto('rows/drain/'): no leading slash
