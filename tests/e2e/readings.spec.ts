@@ -39,7 +39,6 @@ test('an excerpt anchor from a cited badge lands on the excerpt', async ({ page 
 });
 
 test('readings index links to every reading page and names the exercise as its source', async ({ page }) => {
-  test.slow(); // two axe scans; on a loaded 2-core machine they can pass 30 s
   await page.goto('readings/');
   const prose = page.locator('.prose');
   for (const p of readingPages) {
@@ -53,7 +52,6 @@ test('readings index links to every reading page and names the exercise as its s
 });
 
 test('a KEP page with callouts, quotes and a table of contents is axe clean', async ({ page }) => {
-  test.slow(); // two axe scans of a long page
   await page.goto('keps/kep-265/');
   await expect(page.locator('.callout').first()).toBeVisible();
   await expectAxeCleanInBothSchemes(page);
