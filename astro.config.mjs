@@ -13,10 +13,13 @@ import { normaliseBase } from './src/lib/base.ts';
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
 const base = normaliseBase(process.env.SITE_BASE);
+// OUT_DIR lets the benchmark build elsewhere without touching dist/.
+const outDir = process.env.OUT_DIR || 'dist';
 
 export default defineConfig({
   site,
   base,
+  outDir,
   trailingSlash: 'always',
   build: { format: 'directory' },
   integrations: [mdx(), sitemap()],

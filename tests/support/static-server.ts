@@ -2,14 +2,15 @@
 // SITE_BASE, directories serve index.html, unknown paths get 404.html, and the `/*` block of
 // dist/_headers (the Netlify/Cloudflare Pages format) is applied to every response, so the
 // e2e tests exercise the Content-Security-Policy the site ships.
-// Usage: node tests/support/static-server.ts <port>   (SITE_BASE from the environment)
+// Usage: node tests/support/static-server.ts <port>   (SITE_BASE from the environment;
+// SERVE_DIR serves another build folder instead of dist/)
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, extname, normalize } from 'node:path';
+import { join, extname, normalize, resolve } from 'node:path';
 import { normaliseBase } from '../../src/lib/base.ts';
 
-const root = join(import.meta.dirname, '../../dist');
+const root = process.env.SERVE_DIR ? resolve(process.env.SERVE_DIR) : join(import.meta.dirname, '../../dist');
 const base = normaliseBase(process.env.SITE_BASE);
 const port = Number(process.argv[2] ?? 4321);
 

@@ -1,0 +1,290 @@
+// npm run bench [-- --sizes 60,600 --runs 1]
+// Builds the site into .bench/ (never dist/), loads every page cold in Chromium and reports what it
+// downloads, checks the budgets, then rebuilds with the table grown to synthetic sizes to show how
+// build time and the table page's weight grow. Progress goes to stderr; the Markdown report to
+// stdout, and every figure to .bench/results.json.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { openSync, closeSync, readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import os from 'node:os';
+import { chromium, type Browser } from '@playwright/test';
+import { normaliseBase } from '../src/lib/base.ts';
+import { loadContent } from '../src/lib/content/load.ts';
+import {
+  sizeOf, addSizes, childCpuMs, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
+  BUDGET, GZIP_LEVEL, ZERO, type PageMeasure, type NoJsCheck, type Size,
+} from './lib/bench.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const benchDir = join(root, '.bench');
+const realContent = join(root, 'content');
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const base = normaliseBase(process.env.SITE_BASE);
+const TABLE_PATH = ''; // the comparison table is the home page
+
+const { values: args } = parseArgs({
+  options: { sizes: { type: 'string', default: '60,600' }, runs: { type: 'string', default: '1' } },
+});
+const sizes = args.sizes.split(',').filter(Boolean).map(Number);
+const runs = Number(args.runs);
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(runs) || runs < 1)
+  throw new Error('usage: npm run bench -- [--sizes 60,600] [--runs 1]');
+
+const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+/** Runs a command to completion, its output appended to `logFile`; returns wall and CPU milliseconds. */
+function timed(cmd: string, argv: string[], env: NodeJS.ProcessEnv, logFile: string): Promise<{ wall: number; cpu: number }> {
+  const fd = openSync(logFile, 'a');
+  const start = performance.now();
+  return new Promise((done, fail) => {
+    // bash's `times` reports the command's CPU time (it and every child it waited for) on fd 3.
+    const child = spawn('bash', ['-c', '"$@"; s=$?; times >&3; exit $s', 'bench', cmd, ...argv],
+      { cwd: root, env, stdio: ['ignore', fd, fd, 'pipe'] });
+    let times = '';
+    child.stdio[3]!.on('data', (d: Buffer) => (times += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      closeSync(fd);
+      const wall = performance.now() - start;
+      if (code === 0) done({ wall, cpu: childCpuMs(times) });
+      else fail(new Error(`${relative(root, cmd)} ${argv.join(' ')} exited ${code}; see ${relative(root, logFile)}:\n` +
+        readFileSync(logFile, 'utf8').split('\n').slice(-25).join('\n')));
+    });
+  });
+}
+
+/** Wall milliseconds of each step, CPU milliseconds of both, and the 1-minute load average at the start. */
+interface BuildTime { astro: number; pagefind: number; cpu: number; load: number }
+
+/** `npm run build`'s two steps (astro build, then pagefind) into .bench/out-<label>. */
+async function build(label: string, contentDir: string): Promise<{ outDir: string; times: BuildTime }> {
+  const outDir = join(benchDir, `out-${label}`);
+  const logFile = join(benchDir, `build-${label}.log`);
+  rmSync(outDir, { recursive: true, force: true });
+  writeFileSync(logFile, '');
+  const load = os.loadavg()[0]!;
+  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', OUT_DIR: outDir, CONTENT_DIR: contentDir, SITE_BASE: base };
+  const astro = await timed(bin('astro'), ['build'], env, logFile);
+  const pagefind = await timed(bin('pagefind'), ['--site', outDir, '--output-subdir', 'pagefind'], env, logFile);
+  return { outDir, times: { astro: astro.wall, pagefind: pagefind.wall, cpu: astro.cpu + pagefind.cpu, load } };
+}
+
+async function buildRuns(label: string, contentDir: string) {
+  const times: BuildTime[] = [];
+  let outDir = '';
+  for (let i = 1; i <= runs; i++) {
+    log(`building ${label}${runs > 1 ? ` (run ${i}/${runs})` : ''}`);
+    const b = await build(label, contentDir);
+    outDir = b.outDir;
+    times.push(b.times);
+    log(`  astro build ${seconds(b.times.astro)}, pagefind ${seconds(b.times.pagefind)}, CPU ${seconds(b.times.cpu)} (load average ${b.times.load.toFixed(1)})`);
+  }
+  return { outDir, times };
+}
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const s = createServer().once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+
+/** The e2e suite's static server, pointed at one build folder. */
+async function serve(dir: string): Promise<{ siteUrl: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'tests/support/static-server.ts'), String(port)], {
+    cwd: root, env: { ...process.env, SERVE_DIR: dir, SITE_BASE: base }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((done, fail) => {
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`static server exited ${code}`)));
+    child.stdout!.once('data', () => done());
+  });
+  const stop = () =>
+    new Promise<void>((done) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => done());
+      child.kill();
+    });
+  return { siteUrl: `http://127.0.0.1:${port}${base}`, stop };
+}
+
+/** Site paths of every HTML page in a build: "" (home), "rows/drain/", "404.html". */
+function sitePages(outDir: string): string[] {
+  const pages: string[] = [];
+  for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+    const rel = relative(outDir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (rel.startsWith('pagefind/')) continue;
+    pages.push(rel === 'index.html' ? '' : rel.endsWith('/index.html') ? rel.slice(0, -'index.html'.length) : rel);
+  }
+  return pages.sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)));
+}
+
+const isNetwork = (url: string) => /^https?:/.test(url);
+
+/** One cold load (fresh context, empty cache) until the network is idle. */
+async function measurePage(browser: Browser, siteUrl: string, path: string): Promise<PageMeasure> {
+  const origin = new URL(siteUrl).origin;
+  const context = await browser.newContext();
+  const foreign: string[] = [];
+  const urls: string[] = [];
+  const bodies: Promise<void>[] = [];
+  const by: Record<'document' | 'stylesheet' | 'script', Size[]> = { document: [], stylesheet: [], script: [] };
+  // Other origins are counted, then refused, so a slip never makes the bench depend on the network.
+  await context.route(
+    (url) => isNetwork(url.href) && url.origin !== origin,
+    (route) => route.abort('blockedbyclient'),
+  );
+  context.on('request', (req) => {
+    if (!isNetwork(req.url())) return;
+    urls.push(req.url());
+    if (new URL(req.url()).origin !== origin) foreign.push(req.url());
+  });
+  context.on('response', (res) => {
+    const type = res.request().resourceType();
+    if (type === 'document' || type === 'stylesheet' || type === 'script')
+      bodies.push(res.body().then((b) => void by[type].push(sizeOf(b))));
+  });
+  const page = await context.newPage();
+  const response = await page.goto(siteUrl + path, { waitUntil: 'networkidle' });
+  if (!response?.ok() && path !== '404.html') throw new Error(`${siteUrl + path}: HTTP ${response?.status()}`);
+  await Promise.all(bodies);
+  const inline = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLScriptElement>('script:not([src])')]
+      .filter((s) => s.type === '' || s.type === 'module' || /javascript/.test(s.type))
+      .map((s) => s.textContent ?? '')
+      .join('\n'));
+  await context.close();
+  return {
+    path,
+    html: addSizes(...by.document),
+    css: addSizes(...by.stylesheet),
+    js: addSizes(...by.script),
+    inlineJs: inline === '' ? ZERO : sizeOf(inline),
+    requests: urls.length,
+    urls,
+    foreign,
+  };
+}
+
+/** With scripts disabled, is every row of the table in the page, with content? */
+async function checkNoJs(browser: Browser, siteUrl: string, expected: string[]): Promise<NoJsCheck> {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(siteUrl + TABLE_PATH);
+  const missing = await page.evaluate((ids) =>
+    ids.filter((id) => {
+      const row = document.getElementById(id);
+      return !row || row.tagName !== 'TR' || (row.textContent ?? '').trim() === '';
+    }), expected);
+  await context.close();
+  return { expected, missing };
+}
+
+const axisIds = (contentDir: string) => loadContent(contentDir).axes.map((a) => a.id);
+
+/** Builds one content folder and measures it: every page, or only the table page. */
+async function benchSite(browser: Browser, label: string, contentDir: string, allPages: boolean) {
+  const { outDir, times } = await buildRuns(label, contentDir);
+  const paths = sitePages(outDir);
+  const server = await serve(outDir);
+  try {
+    log(`measuring ${allPages ? `${paths.length} pages` : 'the table page'} of ${label} in Chromium`);
+    const pages: PageMeasure[] = [];
+    for (const path of allPages ? paths : [TABLE_PATH]) pages.push(await measurePage(browser, server.siteUrl, path));
+    const noJs = await checkNoJs(browser, server.siteUrl, axisIds(contentDir));
+    return { label, rows: noJs.expected.length, pageCount: paths.length, times, pages, noJs };
+  } finally {
+    await server.stop();
+  }
+}
+
+const timeCell = (xs: number[]) =>
+  xs.length === 1 ? seconds(xs[0]!) : `${seconds(median(xs))} (${seconds(Math.min(...xs))}–${seconds(Math.max(...xs))})`;
+
+async function main() {
+  mkdirSync(benchDir, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const real = await benchSite(browser, 'site', realContent, true);
+    const scaled = [];
+    for (const total of sizes) {
+      const dir = join(benchDir, `content-${total}`);
+      writeScaledContent(realContent, dir, total);
+      scaled.push(await benchSite(browser, `${total}-axes`, dir, false));
+    }
+    const machine = {
+      cpus: os.availableParallelism(),
+      cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+      ramGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      chromium: browser.version(),
+      os: `${os.type()} ${os.release()}`,
+    };
+    writeFileSync(join(benchDir, 'results.json'), JSON.stringify({ base, gzipLevel: GZIP_LEVEL, runs, machine, real, scaled }, null, 2));
+
+    const budgets = evaluateBudgets({ pages: real.pages, tablePath: TABLE_PATH, noJs: real.noJs });
+    const pageRows = real.pages.map((p) => [
+      `/${p.path}`, p.html.raw, p.html.gzip, p.css.raw, p.css.gzip, p.js.raw, p.js.gzip, p.inlineJs.gzip, p.requests,
+    ]);
+    const scaleRows = [real, ...scaled].map((s) => {
+      const t = s.pages.find((p) => p.path === TABLE_PATH)!;
+      const first = t.html.gzip + t.css.gzip;
+      return [
+        s.rows, s.pageCount, timeCell(s.times.map((x) => x.astro)), timeCell(s.times.map((x) => x.pagefind)),
+        timeCell(s.times.map((x) => x.astro + x.pagefind)), timeCell(s.times.map((x) => x.cpu)), t.html.raw, t.html.gzip, first,
+        first <= BUDGET.tableHtmlCssGzip ? 'PASS' : `FAIL (+${formatBytes(first - BUDGET.tableHtmlCssGzip)})`,
+        s.noJs.missing.length === 0 ? 'PASS' : `FAIL (${s.noJs.missing.length} missing)`,
+      ];
+    });
+
+    const loads = [real, ...scaled].flatMap((s) => s.times.map((t) => t.load));
+    const out = [
+      '## Performance',
+      '',
+      `Measured with \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`` +
+        ` (SITE_BASE=${base}) on ${machine.cpus} CPUs (${machine.cpu}), ${machine.ramGiB} GiB RAM, ${machine.os},` +
+        ` Node ${machine.node}, Chromium ${machine.chromium}.`,
+      `Sizes are bytes; "gzip" is each file compressed on its own at level ${GZIP_LEVEL}. Each page was loaded cold` +
+        ' (fresh browser context) until the network was idle; requests count everything the browser fetched, the' +
+        ' document included. Build time is wall time of `astro build` plus `pagefind`; build CPU is their user +' +
+        ' system time (all processes), which a busy machine disturbs less' +
+        (runs > 1 ? `, median of ${runs} builds (min–max)` : ', one build') +
+        `; the 1-minute load average when the builds started ranged from ${Math.min(...loads).toFixed(1)} to` +
+        ` ${Math.max(...loads).toFixed(1)} on these ${machine.cpus} CPUs.`,
+      '',
+      '### Budgets',
+      '',
+      formatBudgets(budgets),
+      '',
+      '### Pages',
+      '',
+      markdownTable(['page', 'HTML', 'HTML gzip', 'CSS', 'CSS gzip', 'JS files', 'JS gzip', 'inline JS gzip', 'requests'], pageRows),
+      '',
+      '### Build time and table size as the table grows',
+      '',
+      'Rows beyond the real six are synthetic (`bench-axis-NNNN`, filler text the length of the real cells, real',
+      'cites), generated into `.bench/` and never committed.',
+      '',
+      markdownTable(['axes', 'pages', 'astro build', 'pagefind', 'build total', 'build CPU', 'table HTML', 'HTML gzip',
+        'HTML + CSS gzip', `<= ${formatBytes(BUDGET.tableHtmlCssGzip)}`, 'rows without JS'], scaleRows),
+      '',
+    ].join('\n');
+    process.stdout.write(out);
+    log(`figures in ${relative(root, join(benchDir, 'results.json'))}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+await main();

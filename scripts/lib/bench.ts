@@ -1,0 +1,224 @@
+// The benchmark's pure parts (sizing, budgets, synthetic rows, formatting) plus the one step that
+// writes a synthetic content folder, so each can be unit-tested without a build or a browser.
+import { gzipSync } from 'node:zlib';
+import { cpSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import type { Axis, Cell } from '../../src/lib/content/schemas.ts';
+
+export const KB = 1024;
+/** gzip level used for every "gzip" figure: 6, the default of zlib and of the gzip command. */
+export const GZIP_LEVEL = 6;
+
+export interface Size {
+  raw: number;
+  gzip: number;
+}
+
+export const ZERO: Size = { raw: 0, gzip: 0 };
+
+/** Raw and gzip byte counts of one response body or file. */
+export function sizeOf(data: string | Uint8Array): Size {
+  const buf = typeof data === 'string' ? Buffer.from(data) : data;
+  return { raw: buf.byteLength, gzip: gzipSync(buf, { level: GZIP_LEVEL }).byteLength };
+}
+
+/** Sum of sizes: several files, each compressed on its own, as a server sends them. */
+export const addSizes = (...sizes: Size[]): Size =>
+  sizes.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), ZERO);
+
+/**
+ * CPU milliseconds (user + system) of the children, from the output of bash's `times` builtin:
+ * its second line, "0m4.120s 0m1.030s". Robust to a busy machine, where wall time is not.
+ */
+export function childCpuMs(timesOutput: string): number {
+  const line = timesOutput.trim().split('\n')[1] ?? '';
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)];
+  if (parts.length !== 2) throw new Error(`unexpected output of bash times: ${JSON.stringify(timesOutput)}`);
+  return parts.reduce((ms, [, m, sec]) => ms + (Number(m) * 60 + Number(sec)) * 1000, 0);
+}
+
+export const formatBytes = (n: number): string => (n < KB ? `${n} B` : `${(n / KB).toFixed(1)} KB`);
+
+/** What one page costs on a cold load, as the browser saw it. */
+export interface PageMeasure {
+  /** Site path below the base: "" for the home page, "rows/drain/", "404.html". */
+  path: string;
+  html: Size;
+  /** Stylesheets downloaded on load. */
+  css: Size;
+  /** Script files downloaded on load (inline scripts are part of the HTML; see inlineJs). */
+  js: Size;
+  /** Text of inline <script> elements, for information: it travels inside the HTML. */
+  inlineJs: Size;
+  /** Every request made until the network was idle, the document included. */
+  requests: number;
+  /** Their URLs, in order. */
+  urls: string[];
+  /** Requests to any origin other than the site's. */
+  foreign: string[];
+}
+
+/** The no-JavaScript check on the table page: row ids looked for with scripts disabled. */
+export interface NoJsCheck {
+  expected: string[];
+  missing: string[];
+}
+
+export interface BudgetResult {
+  name: string;
+  limit: string;
+  actual: string;
+  pass: boolean;
+}
+
+export const BUDGET = {
+  /** The table page's HTML + CSS, gzip: what fits the first TCP round trip (10 segments ~ 14 KB). */
+  tableHtmlCssGzip: 14 * KB,
+  /** Script bytes downloaded on load by any page except the search page, gzip. */
+  jsOnLoadGzip: 3 * KB,
+} as const;
+
+/** The search page is allowed its own weight (Pagefind); it is left out of the JavaScript budget. */
+export const isSearchPage = (path: string): boolean => /^search(\/|\.html$|$)/.test(path);
+
+export interface BudgetInput {
+  pages: PageMeasure[];
+  /** Path of the table page among `pages` (the home page: ""). */
+  tablePath: string;
+  noJs: NoJsCheck;
+}
+
+export function evaluateBudgets({ pages, tablePath, noJs }: BudgetInput): BudgetResult[] {
+  const table = pages.find((p) => p.path === tablePath);
+  if (!table) throw new Error(`the table page "${tablePath}" was not measured`);
+  const results: BudgetResult[] = [];
+
+  const tableBytes = table.html.gzip + table.css.gzip;
+  results.push({
+    name: 'table page HTML + CSS (gzip)',
+    limit: `<= ${formatBytes(BUDGET.tableHtmlCssGzip)}`,
+    actual: `${formatBytes(tableBytes)} (HTML ${formatBytes(table.html.gzip)} + CSS ${formatBytes(table.css.gzip)})`,
+    pass: tableBytes <= BUDGET.tableHtmlCssGzip,
+  });
+
+  results.push({
+    name: 'no JavaScript needed to read the table',
+    limit: 'every row id in the HTML',
+    actual: noJs.missing.length === 0
+      ? `${noJs.expected.length} of ${noJs.expected.length} rows present with scripts off`
+      : `${noJs.missing.length} of ${noJs.expected.length} rows missing: ${noJs.missing.slice(0, 5).join(', ')}${noJs.missing.length > 5 ? ', ...' : ''}`,
+    pass: noJs.expected.length > 0 && noJs.missing.length === 0,
+  });
+
+  const scripted = pages.filter((p) => !isSearchPage(p.path));
+  const heaviest = scripted.reduce<PageMeasure | undefined>((max, p) => (!max || p.js.gzip > max.js.gzip ? p : max), undefined);
+  const jsMax = heaviest?.js.gzip ?? 0;
+  results.push({
+    name: 'JavaScript on load, outside search (gzip)',
+    limit: `<= ${formatBytes(BUDGET.jsOnLoadGzip)} per page`,
+    actual: heaviest ? `${formatBytes(jsMax)} at most (/${heaviest.path}), ${scripted.length} pages` : 'no pages',
+    pass: heaviest !== undefined && jsMax <= BUDGET.jsOnLoadGzip,
+  });
+
+  const foreign = pages.flatMap((p) => p.foreign.map((u) => `/${p.path} -> ${u}`));
+  results.push({
+    name: 'requests to other origins',
+    limit: '0',
+    actual: foreign.length === 0 ? `0 (${pages.length} pages)` : `${foreign.length}: ${foreign.slice(0, 3).join('; ')}`,
+    pass: foreign.length === 0,
+  });
+  return results;
+}
+
+export const formatBudgets = (results: BudgetResult[]): string =>
+  markdownTable(
+    ['budget', 'limit', 'measured', 'result'],
+    results.map((r) => [r.name, r.limit, r.actual, r.pass ? 'PASS' : 'FAIL']),
+  );
+
+/** A GitHub-flavoured Markdown table; columns whose every cell is a number are right-aligned. */
+export function markdownTable(header: string[], rows: (string | number)[][]): string {
+  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
+  const cell = (v: string | number | undefined) => String(v ?? '').replaceAll('|', '\\|');
+  const line = (cells: (string | number)[]) => `| ${header.map((_, i) => cell(cells[i])).join(' | ')} |`;
+  return [line(header), `|${numeric.map((n) => (n ? '---:' : '---')).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+// ---- synthetic rows -------------------------------------------------------------------------
+
+export const SYNTHETIC_PREFIX = 'bench-axis-';
+const FILLER_LEAD = 'Synthetic benchmark filler, not a finding:';
+
+/** A small seeded generator (mulberry32), so every run writes the same synthetic table. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Words of the real answers, stripped of Markdown, so filler compresses about as real text does. */
+function vocabulary(templates: Axis[]): string[] {
+  const words = templates
+    .flatMap((a) => Object.values(a.cells).map((c) => c.answer))
+    .flatMap((t) => t.split(/\s+/))
+    .map((w) => w.replace(/[^A-Za-z0-9-]/g, ''))
+    .filter((w) => w.length > 0);
+  return words.length > 0 ? words : ['filler'];
+}
+
+/**
+ * `count` synthetic axes, ids bench-axis-0001 onwards. Axis i copies the shape of template
+ * i mod templates.length: the same backends, the same cites (so every cite resolves), a measure
+ * where the template has one (never evidence), and filler text of the template's length.
+ */
+export function syntheticAxes(count: number, templates: Axis[], seed = 1): Axis[] {
+  if (templates.length === 0) throw new Error('synthetic axes need at least one real axis as a template');
+  const next = random(seed);
+  const words = vocabulary(templates);
+  const filler = (length: number): string => {
+    let text = FILLER_LEAD;
+    while (text.length < length) text += ` ${words[Math.floor(next() * words.length)]}`;
+    return `${text}.`;
+  };
+  return Array.from({ length: count }, (_, i) => {
+    const n = String(i + 1).padStart(4, '0');
+    const template = templates[i % templates.length]!;
+    const cells: Record<string, Cell> = {};
+    for (const [backend, cell] of Object.entries(template.cells)) {
+      cells[backend] = {
+        answer: filler(cell.answer.length),
+        cites: [...cell.cites],
+        ...(cell.measure ? { measure: { exercise: cell.measure.exercise, how: filler(cell.measure.how.length) } } : {}),
+      };
+    }
+    return {
+      id: `${SYNTHETIC_PREFIX}${n}`,
+      question: `synthetic benchmark axis ${n} (not real content)`,
+      summary: `Synthetic row ${n}, generated by npm run bench to measure how the site grows; not part of the study.`,
+      cells,
+    };
+  });
+}
+
+/**
+ * Copies the content folder `from` to `to` (replacing it) and appends synthetic axes to
+ * comparison/axes.yaml until the table has `total` rows. Returns the ids of all rows, in order.
+ */
+export function writeScaledContent(from: string, to: string, total: number): string[] {
+  rmSync(to, { recursive: true, force: true });
+  cpSync(from, to, { recursive: true });
+  const file = join(to, 'comparison/axes.yaml');
+  const text = readFileSync(file, 'utf8');
+  const real = parse(text) as Axis[];
+  if (total < real.length) throw new Error(`cannot scale to ${total} rows: the real table already has ${real.length}`);
+  const extra = syntheticAxes(total - real.length, real);
+  if (extra.length > 0)
+    writeFileSync(file, `${text.trimEnd()}\n\n# Synthetic rows appended by scripts/bench.ts (never committed).\n${stringify(extra, { lineWidth: 0 })}`);
+  return [...real, ...extra].map((a) => a.id);
+}

@@ -1,0 +1,122 @@
+// The benchmark's pure parts: sizes, budgets, the synthetic table generator (checked against the
+// real schema and model), and the Markdown it prints. Page figures below are FIXTURES made up here
+// to sit on either side of a limit; they are not measurements.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import {
+  sizeOf, addSizes, evaluateBudgets, formatBudgets, markdownTable, syntheticAxes, writeScaledContent,
+  isSearchPage, childCpuMs, BUDGET, GZIP_LEVEL, SYNTHETIC_PREFIX, type PageMeasure, type NoJsCheck,
+} from '../../scripts/lib/bench.ts';
+import { axisSchema, type Axis } from '../../src/lib/content/schemas.ts';
+import { loadContent, contentFiles } from '../../src/lib/content/load.ts';
+import { buildComparison } from '../../src/lib/content/model.ts';
+
+const size = (gzip: number) => ({ raw: gzip * 3, gzip });
+const page = (path: string, over: Partial<PageMeasure> = {}): PageMeasure => ({
+  path, html: size(5000), css: size(1500), js: size(0), inlineJs: size(0), requests: 1, urls: [`http://127.0.0.1/${path}`], foreign: [], ...over,
+});
+const allRows: NoJsCheck = { expected: ['fixture-a', 'fixture-b'], missing: [] };
+const byName = (pages: PageMeasure[], noJs = allRows) =>
+  Object.fromEntries(evaluateBudgets({ pages, tablePath: '', noJs }).map((r) => [r.name, r]));
+const realAxes = () => parse(readFileSync('content/comparison/axes.yaml', 'utf8')) as Axis[];
+
+test('sizeOf counts UTF-8 bytes and gzips at the stated level', () => {
+  const text = 'réseau '.repeat(200);
+  const s = sizeOf(text);
+  assert.equal(s.raw, Buffer.byteLength(text));
+  assert.equal(s.gzip, gzipSync(text, { level: GZIP_LEVEL }).byteLength);
+  assert.ok(s.gzip < s.raw, 'repetitive text must compress');
+  assert.equal(gunzipSync(gzipSync(text, { level: GZIP_LEVEL })).toString(), text);
+  assert.deepEqual(addSizes({ raw: 1, gzip: 2 }, { raw: 10, gzip: 20 }), { raw: 11, gzip: 22 });
+});
+
+test('every budget passes for a page set within its limits', () => {
+  const results = evaluateBudgets({ pages: [page(''), page('rows/fixture-a/', { js: size(900) })], tablePath: '', noJs: allRows });
+  assert.deepEqual(results.map((r) => r.pass), [true, true, true, true]);
+  assert.doesNotMatch(formatBudgets(results), /FAIL/);
+});
+
+test('a table page over 14 KB of HTML + CSS prints FAIL', () => {
+  const over = page('', { html: size(BUDGET.tableHtmlCssGzip - 1000), css: size(1001) });
+  const r = byName([over])['table page HTML + CSS (gzip)']!;
+  assert.equal(r.pass, false);
+  assert.match(formatBudgets(evaluateBudgets({ pages: [over], tablePath: '', noJs: allRows })), /table page HTML \+ CSS \(gzip\).*\| FAIL \|/);
+  // exactly at the limit passes
+  assert.equal(byName([page('', { html: size(BUDGET.tableHtmlCssGzip - 1000), css: size(1000) })])['table page HTML + CSS (gzip)']!.pass, true);
+});
+
+test('JavaScript over 3 KB on any page but search fails; the search page is exempt', () => {
+  const heavy = size(BUDGET.jsOnLoadGzip + 1);
+  assert.equal(byName([page(''), page('exercise/', { js: heavy })])['JavaScript on load, outside search (gzip)']!.pass, false);
+  assert.equal(byName([page(''), page('search/', { js: heavy })])['JavaScript on load, outside search (gzip)']!.pass, true);
+  assert.ok(isSearchPage('search/') && !isSearchPage('rows/search-cost/') && !isSearchPage(''));
+});
+
+test('a row missing from the script-free HTML fails the no-JavaScript budget', () => {
+  const r = byName([page('')], { expected: ['fixture-a', 'fixture-b'], missing: ['fixture-b'] })['no JavaScript needed to read the table']!;
+  assert.equal(r.pass, false);
+  assert.match(r.actual, /fixture-b/);
+  assert.equal(byName([page('')], { expected: [], missing: [] })['no JavaScript needed to read the table']!.pass, false,
+    'a check that looked for no rows proves nothing');
+});
+
+test('any request to another origin fails', () => {
+  const r = byName([page(''), page('exercise/', { foreign: ['https://fonts.example/fixture.css'] })])['requests to other origins']!;
+  assert.equal(r.pass, false);
+  assert.match(r.actual, /fonts\.example/);
+});
+
+test('the budget needs the table page among the measured pages', () => {
+  assert.throws(() => evaluateBudgets({ pages: [page('exercise/')], tablePath: '', noJs: allRows }), /table page/);
+});
+
+test('childCpuMs adds user and system time of the children (second line of bash times)', () => {
+  assert.equal(childCpuMs('0m0.014s 0m0.002s\n1m2.500s 0m0.250s\n'), 62_750);
+  assert.throws(() => childCpuMs('0m0.014s 0m0.002s\n'), /unexpected output/);
+});
+
+test('markdownTable right-aligns numeric columns and escapes pipes', () => {
+  assert.equal(
+    markdownTable(['page', 'bytes'], [['a|b', 12], ['c', 3]]),
+    '| page | bytes |\n|---|---:|\n| a\\|b | 12 |\n| c | 3 |',
+  );
+});
+
+test('syntheticAxes yields N schema-valid, clearly synthetic axes shaped like their templates', () => {
+  const templates = realAxes();
+  const axes = syntheticAxes(25, templates);
+  assert.equal(axes.length, 25);
+  assert.equal(new Set(axes.map((a) => a.id)).size, 25);
+  axes.forEach((a, i) => {
+    assert.equal(axisSchema.safeParse(a).success, true, a.id);
+    assert.equal(a.id, `${SYNTHETIC_PREFIX}${String(i + 1).padStart(4, '0')}`);
+    assert.match(a.question, /synthetic/);
+    const t = templates[i % templates.length]!;
+    assert.deepEqual(Object.keys(a.cells), Object.keys(t.cells));
+    for (const [b, cell] of Object.entries(a.cells)) {
+      assert.deepEqual(cell.cites, t.cells[b]!.cites);
+      assert.equal(cell.measure?.exercise, t.cells[b]!.measure?.exercise);
+      assert.equal(cell.measure?.evidence, undefined, 'synthetic cells never claim evidence');
+      assert.ok(cell.answer.length >= t.cells[b]!.answer.length && /^Synthetic/.test(cell.answer));
+    }
+  });
+  assert.deepEqual(syntheticAxes(25, templates), axes, 'the same seed gives the same table');
+});
+
+test('writeScaledContent grows a copy of content/ to N rows that the real loader and model accept', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const real = realAxes().length;
+  const ids = writeScaledContent('content', join(dir, 'content'), 60);
+  assert.equal(ids.length, 60);
+  const model = buildComparison(loadContent(join(dir, 'content')), contentFiles(join(dir, 'content')));
+  assert.deepEqual(model.rows.map((r) => r.id), ids);
+  assert.equal(model.rows.filter((r) => r.id.startsWith(SYNTHETIC_PREFIX)).length, 60 - real);
+  assert.equal(realAxes().length, real, 'the real content folder is untouched');
+  assert.throws(() => writeScaledContent('content', join(dir, 'small'), real - 1), /cannot scale/);
+});
