@@ -13,7 +13,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { normaliseBase } from '../src/lib/base.ts';
 import { loadContent } from '../src/lib/content/load.ts';
 import {
-  sizeOf, addSizes, childCpuMs, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
+  sizeOf, addSizes, childCpuMs, marginalGzip, TABLE_PAGE_PARTS, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
   BUDGET, GZIP_LEVEL, ZERO, type PageMeasure, type NoJsCheck, type Size,
 } from './lib/bench.ts';
 
@@ -174,8 +174,11 @@ async function measurePage(browser: Browser, siteUrl: string, path: string): Pro
   };
 }
 
-/** With scripts disabled, is every row of the table in the page, with content? */
-async function checkNoJs(browser: Browser, siteUrl: string, expected: string[]): Promise<NoJsCheck> {
+/**
+ * The table page with scripts disabled: is every row there, with content? And what does each
+ * part of the page cost (the serialised page with and without it)?
+ */
+async function inspectTablePage(browser: Browser, siteUrl: string, expected: string[]) {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(siteUrl + TABLE_PATH);
@@ -184,8 +187,21 @@ async function checkNoJs(browser: Browser, siteUrl: string, expected: string[]):
       const row = document.getElementById(id);
       return !row || row.tagName !== 'TR' || (row.textContent ?? '').trim() === '';
     }), expected);
+  const { full, cuts } = await page.evaluate((parts) => {
+    const html = (root: Element) => `<!DOCTYPE html>${root.outerHTML}`;
+    return {
+      full: html(document.documentElement),
+      cuts: parts.map(({ name, selector }) => {
+        const copy = document.documentElement.cloneNode(true) as Element;
+        const found = copy.querySelectorAll(selector);
+        found.forEach((el) => el.remove());
+        return { name, count: found.length, without: html(copy) };
+      }),
+    };
+  }, [...TABLE_PAGE_PARTS]);
   await context.close();
-  return { expected, missing };
+  const noJs: NoJsCheck = { expected, missing };
+  return { noJs, parts: marginalGzip(full, cuts), serialisedGzip: sizeOf(full).gzip };
 }
 
 const axisIds = (contentDir: string) => loadContent(contentDir).axes.map((a) => a.id);
@@ -199,8 +215,8 @@ async function benchSite(browser: Browser, label: string, contentDir: string, al
     log(`measuring ${allPages ? `${paths.length} pages` : 'the table page'} of ${label} in Chromium`);
     const pages: PageMeasure[] = [];
     for (const path of allPages ? paths : [TABLE_PATH]) pages.push(await measurePage(browser, server.siteUrl, path));
-    const noJs = await checkNoJs(browser, server.siteUrl, axisIds(contentDir));
-    return { label, rows: noJs.expected.length, pageCount: paths.length, times, pages, noJs };
+    const table = await inspectTablePage(browser, server.siteUrl, axisIds(contentDir));
+    return { label, rows: table.noJs.expected.length, pageCount: paths.length, times, pages, ...table };
   } finally {
     await server.stop();
   }
@@ -249,6 +265,11 @@ async function main() {
     });
 
     const loads = [real, ...scaled].flatMap((s) => s.times.map((t) => t.load));
+    const sites = [real, ...scaled];
+    const partRows = [
+      ...TABLE_PAGE_PARTS.map(({ name }, i) => [name, ...sites.map((x) => x.parts[i]!.gzip)]),
+      ['whole page (as parsed and serialised)', ...sites.map((x) => x.serialisedGzip)],
+    ];
     const out = [
       '## Performance',
       '',
@@ -257,10 +278,10 @@ async function main() {
         ` Node ${machine.node}, Chromium ${machine.chromium}.`,
       `Sizes are bytes; "gzip" is each file compressed on its own at level ${GZIP_LEVEL}. Each page was loaded cold` +
         ' (fresh browser context) until the network was idle; requests count everything the browser fetched, the' +
-        ' document included. Build time is wall time of `astro build` plus `pagefind`; build CPU is their user +' +
-        ' system time (all processes), which a busy machine disturbs less' +
-        (runs > 1 ? `, median of ${runs} builds (min–max)` : ', one build') +
-        `; the 1-minute load average when the builds started ranged from ${Math.min(...loads).toFixed(1)} to` +
+        ' document included. Build time is the wall time of `astro build` plus `pagefind`; build CPU is the user +' +
+        ' system time of their processes, which a busy machine disturbs less than wall time. ' +
+        (runs > 1 ? `Both are the median of ${runs} builds (min–max).` : 'Both are from one build.') +
+        ` The 1-minute load average when the builds started ranged from ${Math.min(...loads).toFixed(1)} to` +
         ` ${Math.max(...loads).toFixed(1)} on these ${machine.cpus} CPUs.`,
       '',
       '### Budgets',
@@ -278,6 +299,13 @@ async function main() {
       '',
       markdownTable(['axes', 'pages', 'astro build', 'pagefind', 'build total', 'build CPU', 'table HTML', 'HTML gzip',
         'HTML + CSS gzip', `<= ${formatBytes(BUDGET.tableHtmlCssGzip)}`, 'rows without JS'], scaleRows),
+      '',
+      '### Where the table page\'s bytes go',
+      '',
+      'Marginal gzip bytes of each part: the page\'s gzip size minus that of the page without the part (parts',
+      'overlap, so they do not add up).',
+      '',
+      markdownTable(['part', ...sites.map((x) => `${x.rows} axes`)], partRows),
       '',
     ].join('\n');
     process.stdout.write(out);

@@ -131,6 +131,38 @@ export function evaluateBudgets({ pages, tablePath, noJs }: BudgetInput): Budget
   return results;
 }
 
+/**
+ * Parts of the table page, by CSS selector, for the "what do the bytes go to" breakdown. A part's
+ * cost is its marginal gzip size: the page's gzip size minus the gzip size of the page without it.
+ */
+export const TABLE_PAGE_PARTS: ReadonlyArray<{ name: string; selector: string }> = [
+  { name: 'the whole table', selector: 'table.comparison' },
+  { name: 'cell answers', selector: 'table.comparison .cell-answer' },
+  { name: 'cell notes (how to measure, also cited)', selector: 'table.comparison .cell-how' },
+  { name: 'provenance badges and cite links', selector: 'table.comparison .cell-provenance' },
+  { name: 'row headers (question, row page, copy link)', selector: 'table.comparison tbody th' },
+  { name: 'document head (meta, inline style)', selector: 'head' },
+  { name: 'inline scripts', selector: 'script:not([src])' },
+];
+
+/** A serialised page and the same page without one part. */
+export interface PartCut {
+  name: string;
+  count: number;
+  without: string;
+}
+
+export interface PartCost {
+  name: string;
+  count: number;
+  gzip: number;
+}
+
+export const marginalGzip = (full: string, cuts: PartCut[]): PartCost[] => {
+  const whole = sizeOf(full).gzip;
+  return cuts.map((c) => ({ name: c.name, count: c.count, gzip: whole - sizeOf(c.without).gzip }));
+};
+
 export const formatBudgets = (results: BudgetResult[]): string =>
   markdownTable(
     ['budget', 'limit', 'measured', 'result'],

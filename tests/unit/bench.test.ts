@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
   sizeOf, addSizes, evaluateBudgets, formatBudgets, markdownTable, syntheticAxes, writeScaledContent,
-  isSearchPage, childCpuMs, BUDGET, GZIP_LEVEL, SYNTHETIC_PREFIX, type PageMeasure, type NoJsCheck,
+  isSearchPage, childCpuMs, marginalGzip, BUDGET, GZIP_LEVEL, SYNTHETIC_PREFIX, type PageMeasure, type NoJsCheck,
 } from '../../scripts/lib/bench.ts';
 import { axisSchema, type Axis } from '../../src/lib/content/schemas.ts';
 import { loadContent, contentFiles } from '../../src/lib/content/load.ts';
@@ -119,4 +119,13 @@ test('writeScaledContent grows a copy of content/ to N rows that the real loader
   assert.equal(model.rows.filter((r) => r.id.startsWith(SYNTHETIC_PREFIX)).length, 60 - real);
   assert.equal(realAxes().length, real, 'the real content folder is untouched');
   assert.throws(() => writeScaledContent('content', join(dir, 'small'), real - 1), /cannot scale/);
+});
+
+test('marginalGzip charges a part what the page saves without it', () => {
+  const part = Array.from({ length: 300 }, (_, i) => `<p class="fixture">row ${i * 7919 % 1000}</p>`).join('');
+  const full = `<html><body><h1>fixture</h1>${part}</body></html>`;
+  const [cost] = marginalGzip(full, [{ name: 'fixture rows', count: 300, without: '<html><body><h1>fixture</h1></body></html>' }]);
+  assert.equal(cost!.gzip, sizeOf(full).gzip - sizeOf('<html><body><h1>fixture</h1></body></html>').gzip);
+  assert.ok(cost!.gzip > 500, 'three hundred distinct rows cost something');
+  assert.deepEqual({ name: cost!.name, count: cost!.count }, { name: 'fixture rows', count: 300 });
 });
