@@ -96,7 +96,7 @@ const freePort = () =>
   });
 
 /** The e2e suite's static server, pointed at one build folder. */
-async function serve(dir: string): Promise<{ siteUrl: string; stop: () => Promise<void> }> {
+export async function serve(dir: string): Promise<{ siteUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'tests/support/static-server.ts'), String(port)], {
     cwd: root, env: { ...process.env, SERVE_DIR: dir, SITE_BASE: base }, stdio: ['ignore', 'pipe', 'inherit'],
@@ -130,7 +130,7 @@ function sitePages(outDir: string): string[] {
 const isNetwork = (url: string) => /^https?:/.test(url);
 
 /** One cold load (fresh context, empty cache) until the network is idle. */
-async function measurePage(browser: Browser, siteUrl: string, path: string): Promise<PageMeasure> {
+export async function measurePage(browser: Browser, siteUrl: string, path: string): Promise<PageMeasure> {
   const origin = new URL(siteUrl).origin;
   const context = await browser.newContext();
   const foreign: string[] = [];
@@ -178,7 +178,7 @@ async function measurePage(browser: Browser, siteUrl: string, path: string): Pro
  * The table page with scripts disabled: is every row there, with content? And what does each
  * part of the page cost (the serialised page with and without it)?
  */
-async function inspectTablePage(browser: Browser, siteUrl: string, expected: string[]) {
+export async function inspectTablePage(browser: Browser, siteUrl: string, expected: string[]) {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(siteUrl + TABLE_PATH);
@@ -315,4 +315,4 @@ async function main() {
   }
 }
 
-await main();
+if (import.meta.main) await main();

@@ -117,7 +117,7 @@ export function evaluateBudgets({ pages, tablePath, noJs }: BudgetInput): Budget
   results.push({
     name: 'JavaScript on load, outside search (gzip)',
     limit: `<= ${formatBytes(BUDGET.jsOnLoadGzip)} per page`,
-    actual: heaviest ? `${formatBytes(jsMax)} at most (/${heaviest.path}), ${scripted.length} pages` : 'no pages',
+    actual: heaviest ? `${formatBytes(jsMax)} at most (/${heaviest.path}), ${scripted.length} page${scripted.length === 1 ? '' : 's'}` : 'no pages',
     pass: heaviest !== undefined && jsMax <= BUDGET.jsOnLoadGzip,
   });
 
@@ -125,7 +125,7 @@ export function evaluateBudgets({ pages, tablePath, noJs }: BudgetInput): Budget
   results.push({
     name: 'requests to other origins',
     limit: '0',
-    actual: foreign.length === 0 ? `0 (${pages.length} pages)` : `${foreign.length}: ${foreign.slice(0, 3).join('; ')}`,
+    actual: foreign.length === 0 ? `0 (${pages.length} page${pages.length === 1 ? '' : 's'})` : `${foreign.length}: ${foreign.slice(0, 3).join('; ')}`,
     pass: foreign.length === 0,
   });
   return results;
