@@ -47,6 +47,7 @@ case "$task" in
       echo "task: build + e2e with SITE_BASE=$b"
       export SITE_BASE=$b
       build
+      node scripts/check-links.ts dist
       e2e
     done
     ;;
