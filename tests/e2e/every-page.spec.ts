@@ -1,0 +1,82 @@
+// Every page the site publishes, as its sitemap lists them (fetched through the test server):
+// each one loads, is axe clean (WCAG 2.2 A/AA + best practice) in the light and in the dark
+// scheme, and logs no console error or warning. The page list is the built sitemap, so a new
+// page is covered the moment it is built; a second test checks that the sitemap leaves no built
+// page out.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
+import { test, expect, expectAxeClean } from './fixtures.ts';
+
+const dist = join(import.meta.dirname, '../../dist');
+
+/** Rules switched off on every page, each with the reason. None today: keep it that way. */
+const DISABLED_RULES: Record<string, string> = {};
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The <loc> values of a sitemap or sitemap index (machine-written XML: one text node each). */
+function locs(xml: string): string[] {
+  return [...xml.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((m) =>
+    (m[1] ?? '').replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e] ?? _),
+  );
+}
+
+/** A sitemap URL (on SITE_URL) mapped onto the test server: same path below the base. */
+function onTestServer(loc: string, baseURL: string): string {
+  const base = new URL(baseURL).pathname;
+  const url = new URL(loc);
+  expect(url.pathname.startsWith(base), `sitemap URL ${loc} lies outside the base path ${base}`).toBe(true);
+  return new URL(url.pathname.slice(base.length) + url.search, baseURL).href;
+}
+
+async function sitemapPages(request: APIRequestContext, baseURL: string): Promise<string[]> {
+  const index = await request.get('sitemap-index.xml');
+  expect(index.status(), 'sitemap-index.xml is served').toBe(200);
+  const sitemaps = locs(await index.text());
+  expect(sitemaps.length, 'sitemap-index.xml lists at least one sitemap').toBeGreaterThan(0);
+  const pages: string[] = [];
+  for (const sitemap of sitemaps) {
+    const res = await request.get(onTestServer(sitemap, baseURL));
+    expect(res.status(), `${sitemap} is served`).toBe(200);
+    pages.push(...locs(await res.text()).map((loc) => onTestServer(loc, baseURL)));
+  }
+  expect(pages, 'the sitemap lists the home page').toContain(baseURL);
+  return pages;
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`every page in the sitemap: loads, axe clean, quiet console (${colorScheme})`, async ({ page, request, baseURL }) => {
+    const pages = await sitemapPages(request, baseURL!);
+    test.setTimeout(30_000 + pages.length * 30_000);
+    await page.emulateMedia({ colorScheme });
+
+    // The fixture fails the test on any console message; this names the page it came from.
+    const consoleByPage: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') consoleByPage.push(`${page.url()}: ${msg.type()}: ${msg.text()} [${msg.location().url}]`);
+    });
+    page.on('pageerror', (err) => consoleByPage.push(`${page.url()}: pageerror: ${err.message}`));
+
+    for (const url of pages) {
+      await test.step(url, async () => {
+        const response = await page.goto(url);
+        expect.soft(response?.status(), `${url} answers 200`).toBe(200);
+        expect.soft(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), 'scheme emulated').toBe(colorScheme === 'dark');
+        await expectAxeClean(page, { disable: DISABLED_RULES }).catch((e: Error) => expect.soft(e.message, `axe on ${url} (${colorScheme})`).toBe(''));
+      });
+    }
+    expect(consoleByPage, 'console errors or warnings, by page').toEqual([]);
+  });
+}
+
+test('the sitemap lists every page the build wrote (so none escapes the scans above)', async ({ request, baseURL }) => {
+  const listed = new Set((await sitemapPages(request, baseURL!)).map((u) => new URL(u).pathname));
+  const base = new URL(baseURL!).pathname;
+  const built = (readdirSync(dist, { recursive: true, encoding: 'utf8' }) as string[])
+    .map((f) => f.split('\\').join('/'))
+    .filter((f) => f.endsWith('index.html'))
+    .map((f) => base + f.replace(/(^|\/)index\.html$/, '$1'));
+  expect(built.length, 'dist/ holds built pages (build before e2e)').toBeGreaterThan(0);
+  expect(built.filter((p) => !listed.has(p)), 'built pages missing from the sitemap').toEqual([]);
+});
