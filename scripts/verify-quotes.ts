@@ -3,19 +3,17 @@
 //
 //   node scripts/verify-quotes.ts <path to a kubernetes/enhancements checkout> [--content <dir>]
 //
-// Prints one line per mismatch, named by the full excerpt id ("kep-3866/data-plane: …"), then
-// "N quotes checked, M mismatches". Exit 0 when all match, 1 on any mismatch or missing file,
-// 2 on a usage error.
-import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
-import { join, dirname, basename, extname } from 'node:path';
-import { parse } from 'yaml';
-import { checkQuote } from '../src/lib/quotes.ts';
+// The content is read with the site's loader (src/lib/content/load.ts), so it is validated by
+// the same schemas as the build. Prints one line per mismatch, named by the full excerpt id
+// ("kep-3866/data-plane: …"), then "N quotes checked, M mismatches". Exit 0 when all match,
+// 1 on any mismatch, missing file or invalid content, 2 on a usage error.
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadSourcesAndExcerpts } from '../src/lib/content/load.ts';
+import { ContentError, describe } from '../src/lib/content/errors.ts';
+import { verifyQuotes } from '../src/lib/quotes.ts';
 
-const ENHANCEMENTS = 'kubernetes/enhancements';
 const USAGE = 'usage: node scripts/verify-quotes.ts <path to a kubernetes/enhancements checkout> [--content <dir>]';
-
-interface SourceRow { id?: unknown; repo?: unknown; path?: unknown }
-interface ExcerptRow { id?: unknown; lines?: unknown; path?: unknown; quote?: unknown }
 
 function usage(message?: string): never {
   if (message) console.error(`verify-quotes: ${message}`);
@@ -51,67 +49,24 @@ function parseArgs(argv: string[]): { checkout: string; content: string } {
   return { checkout, content };
 }
 
-const isLineRange = (v: unknown): v is [number, number] =>
-  Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'number' && Number.isInteger(n));
-
-function readList<T>(file: string): T[] {
-  const data: unknown = parse(readFileSync(file, 'utf8'));
-  if (data == null) return [];
-  if (!Array.isArray(data)) throw new Error(`${file}: must be a YAML list`);
-  return data as T[];
-}
-
 function main(): number {
   const { checkout, content } = parseArgs(process.argv.slice(2));
-  const problems: string[] = [];
-  let checked = 0;
-
-  const sources = new Map<string, SourceRow>();
-  for (const s of readList<SourceRow>(join(content, 'sources.yaml'))) {
-    if (typeof s?.id === 'string') sources.set(s.id, s);
+  // The content is read by the site's own loader: the same schemas, the same error messages.
+  let data: ReturnType<typeof loadSourcesAndExcerpts>;
+  try {
+    data = loadSourcesAndExcerpts(content);
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error;
+    for (const p of error.problems) console.log(`content: ${describe(p)}`);
+    const n = error.problems.length;
+    console.log(`0 quotes checked, content invalid (${n} problem${n === 1 ? '' : 's'})`);
+    return 1;
   }
-
-  const excerptDir = join(content, 'excerpts');
-  const files = existsSync(excerptDir) ? readdirSync(excerptDir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
-  const cache = new Map<string, string | null>();
-  const readSource = (file: string): string | null => {
-    if (!cache.has(file)) cache.set(file, existsSync(file) ? readFileSync(file, 'utf8') : null);
-    return cache.get(file) ?? null;
+  const readFile = (repoPath: string): string | null => {
+    const file = join(checkout, repoPath);
+    return existsSync(file) ? readFileSync(file, 'utf8') : null;
   };
-
-  for (const name of files) {
-    const sourceId = basename(name, extname(name));
-    const rows = readList<ExcerptRow>(join(excerptDir, name));
-    const source = sources.get(sourceId);
-    for (const [index, e] of rows.entries()) {
-      if (typeof e?.quote !== 'string') continue;
-      const id = `${sourceId}/${typeof e.id === 'string' ? e.id : `#${index + 1}`}`;
-      if (!source) {
-        problems.push(`${id}: no source "${sourceId}" in ${join(content, 'sources.yaml')}`);
-        continue;
-      }
-      if (source.repo !== ENHANCEMENTS) continue; // only kubernetes/enhancements quotes are checkable here
-      if (typeof source.path !== 'string') {
-        problems.push(`${id}: source "${sourceId}" has no path`);
-        continue;
-      }
-      if (!isLineRange(e.lines)) {
-        problems.push(`${id}: lines must be [first, last]`);
-        continue;
-      }
-      const rel = typeof e.path === 'string' ? join(dirname(source.path), e.path) : source.path;
-      const file = join(checkout, rel);
-      checked++;
-      const text = readSource(file);
-      if (text === null) {
-        problems.push(`${id}: file not found: ${file}`);
-        continue;
-      }
-      const result = checkQuote(e.quote, text, e.lines);
-      if (!result.ok) problems.push(`${id}: ${rel}: ${result.reason}`);
-    }
-  }
-
+  const { checked, problems } = verifyQuotes(data, readFile);
   for (const p of problems) console.log(p);
   console.log(`${checked} quotes checked, ${problems.length} mismatches`);
   return problems.length > 0 ? 1 : 0;

@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkQuote, normaliseWhitespace } from '../../src/lib/quotes.ts';
+import { checkQuote, normaliseWhitespace, verifyQuotes } from '../../src/lib/quotes.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const enhancements = resolve(root, '../shared/sources/kubernetes-enhancements');
@@ -66,6 +67,30 @@ test('checkQuote reports a line range outside the file', () => {
   assert.equal(checkQuote('Heading', sample, [0, 1]).ok, false);
 });
 
+test('verifyQuotes: checks only kubernetes/enhancements quotes, resolves kep.yaml paths, names each problem', () => {
+  const sources = [
+    { id: 'fixture-kep', repo: 'kubernetes/enhancements', path: 'keps/fixture/README.md' },
+    { id: 'fixture-code', repo: 'kubernetes/kubernetes', path: 'pkg/fixture.go' },
+  ];
+  const files: Record<string, string> = { 'keps/fixture/README.md': sample, 'keps/fixture/kep.yaml': 'stage: fixture\n' };
+  const read = (path: string) => files[path] ?? null;
+  const excerpts = [
+    { id: 'ok', source: 'fixture-kep', lines: [5, 5] as [number, number], quote: "It's `odd`." },
+    { id: 'yaml', source: 'fixture-kep', lines: [1, 1] as [number, number], path: 'kep.yaml', quote: 'stage: fixture' },
+    { id: 'changed', source: 'fixture-kep', lines: [5, 5] as [number, number], quote: 'It is odd.' },
+    { id: 'note-only', source: 'fixture-kep', lines: [1, 1] as [number, number] },
+    { id: 'not-checkable', source: 'fixture-code', lines: [1, 1] as [number, number], quote: 'anything' },
+    { id: 'orphan', source: 'fixture-none', lines: [1, 1] as [number, number], quote: 'x' },
+    { id: 'gone', source: 'fixture-kep', lines: [1, 1] as [number, number], path: 'missing.md', quote: 'x' },
+  ];
+  const report = verifyQuotes({ sources, excerpts }, read);
+  assert.equal(report.checked, 4, 'ok, yaml, changed and gone are compared; the rest are not quotes of enhancements');
+  assert.equal(report.problems.length, 3, report.problems.join('\n'));
+  assert.match(report.problems[0] ?? '', /^fixture-kep\/changed: keps\/fixture\/README\.md: quote not found in lines 5-5/);
+  assert.match(report.problems[1] ?? '', /^fixture-none\/orphan: no source "fixture-none"/);
+  assert.match(report.problems[2] ?? '', /^fixture-kep\/gone: file not found: keps\/fixture\/missing\.md$/);
+});
+
 test('verify-quotes: every quote in content/ matches the pinned kubernetes/enhancements copy', (t) => {
   if (!existsSync(enhancements)) {
     t.skip(`pinned copy ../shared/sources/kubernetes-enhancements not found (looked in ${enhancements})`);
@@ -95,6 +120,23 @@ test('verify-quotes: a missing checkout file exits 1', () => {
   const run = runCli(join(root, 'tests/fixtures'), '--content', mutatedFixture);
   assert.equal(run.status, 1);
   assert.match(run.stdout, /file not found/);
+});
+
+test('verify-quotes: content the site loader rejects exits 1 and names the file and field', () => {
+  // A copy of the mutated-quote fixture with one excerpt missing its line range (FIXTURE).
+  const dir = mkdtempSync(join(tmpdir(), 'verify-quotes-'));
+  try {
+    mkdirSync(join(dir, 'excerpts'));
+    writeFileSync(join(dir, 'sources.yaml'), readFileSync(join(mutatedFixture, 'sources.yaml')));
+    writeFileSync(join(dir, 'excerpts/fixture-kep-3866.yaml'),
+      '- id: fixture-no-lines\n  section: FIXTURE\n  quote: FIXTURE\n  answers: FIXTURE\n');
+    const run = runCli(join(root, 'tests/fixtures'), '--content', dir);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /^content: .*excerpts\/fixture-kep-3866\.yaml, row "fixture-no-lines", field "lines": /m);
+    assert.match(run.stdout, /content invalid \(1 problem\)$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('verify-quotes: usage errors exit 2', () => {

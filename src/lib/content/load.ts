@@ -80,30 +80,24 @@ function validateOne<S extends z.ZodType>(data: unknown, file: string, schema: S
 const yamlFiles = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
 
-/**
- * Loads and validates every data file under `dir` (the top-level content folder).
- * Throws a ContentError listing every problem; otherwise returns typed data.
- */
-export function loadContent(dir: string, problems = new Problems()): ContentData {
-  const rel = (abs: string) => relative(process.cwd(), abs) || abs;
-  const read = (name: string) => {
-    const abs = join(dir, name);
-    if (!existsSync(abs)) {
-      problems.add({ file: rel(abs) }, 'file is missing');
-      return { data: undefined, file: rel(abs) };
-    }
-    return { data: readYaml(abs, rel(abs), problems), file: rel(abs) };
-  };
+const rel = (abs: string) => relative(process.cwd(), abs) || abs;
 
-  const siteFile = read('site.yaml');
-  const site = validateOne(siteFile.data, siteFile.file, siteSchema, problems);
-  const sourcesFile = read('sources.yaml');
-  const sources = validateList(sourcesFile.data, sourcesFile.file, sourceSchema, rowLocate, problems);
-  const backendsFile = read('comparison/backends.yaml');
-  const backends = validateList(backendsFile.data, backendsFile.file, backendSchema, columnLocate, problems);
-  const axesFile = read('comparison/axes.yaml');
-  const axes = validateList(axesFile.data, axesFile.file, axisSchema, axisLocate, problems);
+/** Reads one YAML file of the content folder; a missing file is a problem. */
+function readFile(dir: string, name: string, problems: Problems): { data: unknown; file: string } {
+  const abs = join(dir, name);
+  if (!existsSync(abs)) {
+    problems.add({ file: rel(abs) }, 'file is missing');
+    return { data: undefined, file: rel(abs) };
+  }
+  return { data: readYaml(abs, rel(abs), problems), file: rel(abs) };
+}
 
+function readSources(dir: string, problems: Problems): Source[] {
+  const { data, file } = readFile(dir, 'sources.yaml', problems);
+  return validateList(data, file, sourceSchema, rowLocate, problems);
+}
+
+function readExcerpts(dir: string, problems: Problems): ExcerptEntry[] {
   const excerpts: ExcerptEntry[] = [];
   for (const name of yamlFiles(join(dir, 'excerpts'))) {
     const abs = join(dir, 'excerpts', name);
@@ -113,6 +107,33 @@ export function loadContent(dir: string, problems = new Problems()): ContentData
       excerpts.push({ ...e, source, file });
     }
   }
+  return excerpts;
+}
+
+/**
+ * Loads and validates only sources.yaml and excerpts/*.yaml under `dir` (what the quote check
+ * needs), by the same rules as loadContent. Throws a ContentError listing every problem.
+ */
+export function loadSourcesAndExcerpts(dir: string, problems = new Problems()): Pick<ContentData, 'sources' | 'excerpts'> {
+  const sources = readSources(dir, problems);
+  const excerpts = readExcerpts(dir, problems);
+  problems.throwIfAny();
+  return { sources, excerpts };
+}
+
+/**
+ * Loads and validates every data file under `dir` (the top-level content folder).
+ * Throws a ContentError listing every problem; otherwise returns typed data.
+ */
+export function loadContent(dir: string, problems = new Problems()): ContentData {
+  const siteFile = readFile(dir, 'site.yaml', problems);
+  const site = validateOne(siteFile.data, siteFile.file, siteSchema, problems);
+  const sources = readSources(dir, problems);
+  const backendsFile = readFile(dir, 'comparison/backends.yaml', problems);
+  const backends = validateList(backendsFile.data, backendsFile.file, backendSchema, columnLocate, problems);
+  const axesFile = readFile(dir, 'comparison/axes.yaml', problems);
+  const axes = validateList(axesFile.data, axesFile.file, axisSchema, axisLocate, problems);
+  const excerpts = readExcerpts(dir, problems);
 
   const evidence: EvidenceEntry[] = [];
   for (const name of yamlFiles(join(dir, 'evidence'))) {
