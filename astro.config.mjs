@@ -21,6 +21,8 @@ export default defineConfig({
   base,
   outDir,
   trailingSlash: 'always',
+  // With OUT_DIR, tests build content fixtures with their own cache too, away from dist/'s.
+  cacheDir: process.env.CACHE_DIR ?? './node_modules/.astro',
   build: { format: 'directory' },
   integrations: [mdx(), sitemap()],
   markdown: {

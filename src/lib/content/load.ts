@@ -69,7 +69,7 @@ function validateList<S extends z.ZodType>(
   return out;
 }
 
-function validateOne<S extends z.ZodType>(data: unknown, file: string, schema: S, problems: Problems): z.infer<S> | undefined {
+export function validateOne<S extends z.ZodType>(data: unknown, file: string, schema: S, problems: Problems): z.infer<S> | undefined {
   if (data === undefined) return undefined;
   const result = schema.safeParse(data);
   if (result.success) return result.data;
