@@ -64,7 +64,7 @@ const pagePath = (file: string): string => file.replace(/(^|\/)index\.html$/, '$
 
 /** linkinator's result URLs drop the local server's origin: "sub/rows/" or "http://…" (external). */
 const sitePath = (url: string | undefined): string =>
-  url === undefined ? '(unknown)' : /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `/${url.replace(/^\/+/, '')}`;
+  url === undefined ? '(unknown)' : /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `/${url.replace(/^\.?\/+/, '')}`;
 
 /** What a broken result is missing, in words an author can act on. */
 function describeMissing(r: LinkResult, base: string): string {

@@ -40,6 +40,16 @@ test('rehypeBaseLinks prefixes root links and leaves others alone', () => {
   }
 });
 
+test('rehypeBaseLinks reaches links inside MDX components and JSX <a> elements', () => {
+  // What MDX hands rehype for <Callout>[x](/drain/) <a href="/rows/a/">y</a></Callout>.
+  const link = { type: 'element', tagName: 'a', properties: { href: '/drain/' }, children: [] };
+  const jsxLink = { type: 'mdxJsxTextElement', name: 'a', attributes: [{ type: 'mdxJsxAttribute', name: 'href', value: '/rows/a/' }], children: [] };
+  const t = { type: 'root', children: [{ type: 'mdxJsxFlowElement', name: 'Callout', attributes: [], children: [{ type: 'element', tagName: 'p', properties: {}, children: [link, jsxLink] }] }] };
+  rehypeBaseLinks({ base: '/sub/' })(t as unknown as Root);
+  assert.equal(link.properties.href, '/sub/drain/');
+  assert.equal(jsxLink.attributes[0]!.value, '/sub/rows/a/');
+});
+
 test('inline Markdown: code and links; external links get rel=noopener', () => {
   assert.equal(inline('a `b` c'), 'a <code>b</code> c');
   assert.match(inline('[x](https://example.com)'), /<a href="https:\/\/example.com" rel="noopener">x<\/a>/);
