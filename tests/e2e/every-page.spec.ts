@@ -48,7 +48,7 @@ async function sitemapPages(request: APIRequestContext, baseURL: string): Promis
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`every page in the sitemap: loads, axe clean, quiet console (${colorScheme})`, async ({ page, request, baseURL }) => {
     const pages = await sitemapPages(request, baseURL!);
-    test.setTimeout(30_000 + pages.length * 30_000);
+    test.setTimeout(60_000 + pages.length * 60_000); // generous: a loaded 2-core machine took ~25 s a page
     await page.emulateMedia({ colorScheme });
 
     // The fixture fails the test on any console message; this names the page it came from.
