@@ -1,8 +1,9 @@
-// Every page the site publishes, as its sitemap lists them (fetched through the test server):
+// Every page the site publishes, as its sitemap lists them (fetched through the test server),
+// plus the built pages left out of the sitemap on purpose (search, 404: they must say noindex):
 // each one loads, is axe clean (WCAG 2.2 A/AA + best practice) in the light and in the dark
-// scheme, and logs no console error or warning. The page list is the built sitemap, so a new
-// page is covered the moment it is built; a second test checks that the sitemap leaves no built
-// page out.
+// scheme, and logs no console error or warning. The page list comes from the build, so a new
+// page is covered the moment it is built; a built page that is neither in the sitemap nor
+// marked noindex fails the last test.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
@@ -45,9 +46,26 @@ async function sitemapPages(request: APIRequestContext, baseURL: string): Promis
   return pages;
 }
 
+/** Every HTML page in dist/, as test-server URLs ("rows/drain/index.html" -> "<base>rows/drain/"). */
+function builtPages(baseURL: string): string[] {
+  const files = (readdirSync(dist, { recursive: true, encoding: 'utf8' }) as string[])
+    .map((f) => f.split('\\').join('/'))
+    .filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/'));
+  expect(files.length, 'dist/ holds built pages (build before e2e)').toBeGreaterThan(0);
+  return files.map((f) => new URL(f.replace(/(^|\/)index\.html$/, '$1'), baseURL).href).sort();
+}
+
+/** The sitemap's pages, then the built pages it leaves out (each checked for noindex below). */
+async function pagesToScan(request: APIRequestContext, baseURL: string): Promise<{ listed: string[]; unlisted: string[] }> {
+  const listed = await sitemapPages(request, baseURL);
+  const unlisted = builtPages(baseURL).filter((u) => !listed.includes(u));
+  return { listed, unlisted };
+}
+
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`every page in the sitemap: loads, axe clean, quiet console (${colorScheme})`, async ({ page, request, baseURL }) => {
-    const pages = await sitemapPages(request, baseURL!);
+  test(`every page: loads, axe clean, quiet console (${colorScheme})`, async ({ page, request, baseURL }) => {
+    const { listed, unlisted } = await pagesToScan(request, baseURL!);
+    const pages = [...listed, ...unlisted];
     test.setTimeout(60_000 + pages.length * 60_000); // generous: a loaded 2-core machine took ~25 s a page
     await page.emulateMedia({ colorScheme });
 
@@ -70,13 +88,14 @@ for (const colorScheme of ['light', 'dark'] as const) {
   });
 }
 
-test('the sitemap lists every page the build wrote (so none escapes the scans above)', async ({ request, baseURL }) => {
-  const listed = new Set((await sitemapPages(request, baseURL!)).map((u) => new URL(u).pathname));
-  const base = new URL(baseURL!).pathname;
-  const built = (readdirSync(dist, { recursive: true, encoding: 'utf8' }) as string[])
-    .map((f) => f.split('\\').join('/'))
-    .filter((f) => f.endsWith('index.html'))
-    .map((f) => base + f.replace(/(^|\/)index\.html$/, '$1'));
-  expect(built.length, 'dist/ holds built pages (build before e2e)').toBeGreaterThan(0);
-  expect(built.filter((p) => !listed.has(p)), 'built pages missing from the sitemap').toEqual([]);
+test('every built page is in the sitemap, or says noindex (so none escapes the scans above)', async ({ page, request, baseURL }) => {
+  const { listed, unlisted } = await pagesToScan(request, baseURL!);
+  expect(listed.length).toBeGreaterThan(0);
+  const notMarked: string[] = [];
+  for (const url of unlisted) {
+    await page.goto(url);
+    const robots = await page.evaluate(() => document.querySelector('meta[name="robots"]')?.getAttribute('content') ?? '');
+    if (!/\bnoindex\b/.test(robots)) notMarked.push(url);
+  }
+  expect(notMarked, 'built pages missing from the sitemap without <meta name="robots" content="noindex">').toEqual([]);
 });
