@@ -23,8 +23,15 @@ export default defineConfig({
   trailingSlash: 'always',
   // With OUT_DIR, tests build content fixtures with their own cache too, away from dist/'s.
   cacheDir: process.env.CACHE_DIR ?? './node_modules/.astro',
-  build: { format: 'directory' },
-  integrations: [mdx(), sitemap()],
+  // No inline <script> or <style>: everything is a file from 'self', so public/_headers can
+  // carry a strict Content-Security-Policy without hashes that change with every edit.
+  build: { format: 'directory', inlineStylesheets: 'never' },
+  vite: { build: { assetsInlineLimit: 0 } }, // Astro inlines scripts below this size
+  integrations: [
+    mdx(),
+    // The search page is noindex and has no content of its own; 404.html is never listed.
+    sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) }),
+  ],
   markdown: {
     // Astro 7's default processor (Sätteri) runs no remark/rehype plugins; remark-gfm needs unified.
     processor: unified({

@@ -1,0 +1,325 @@
+// What a reader relies on: search, heading anchors, table of contents, previous/next, the
+// theme toggle, print, a 360 px screen, and reading with JavaScript off. Page-specific
+// assertions use the home and exercise pages; "every page" comes from the built sitemap.
+import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { sitemapPages, recordCspViolations } from '../support/site-pages.ts';
+
+/** The page's path on the server: base + site-relative path. */
+const served = (baseURL: string | undefined, path: string) => new URL(path, baseURL).pathname;
+
+/** Waits until the search page has answered `query`, and returns the results list. */
+async function results(page: Page, query: string): Promise<Locator> {
+  // "Searching for …" first, then "N results for …" or "No results for …".
+  const escaped = query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(page.locator('pagefind-summary')).toHaveText(new RegExp(`^(No results|\\d+ results?) for ${escaped}$`), { timeout: 30_000 });
+  return page.getByRole('list', { name: 'Search results' });
+}
+
+/** Runs a query on the search page. */
+async function search(page: Page, query: string): Promise<Locator> {
+  await page.getByRole('searchbox', { name: 'Search this site' }).fill(query);
+  return results(page, query);
+}
+
+test.describe('search', () => {
+  test('type, see the right result, follow it with the keyboard', async ({ page, baseURL }) => {
+    test.slow(); // types a whole title, key by key
+    const violations = await recordCspViolations(page);
+    await page.goto('exercise/');
+    const title = (await page.getByRole('heading', { level: 1 }).textContent())!.trim();
+
+    await page.goto('search/');
+    await expect(page.getByText('Search needs JavaScript')).toBeHidden();
+    // Reach the box from the page the way a keyboard user does.
+    const box = page.getByRole('searchbox', { name: 'Search this site' });
+    for (let i = 0; i < 40 && !(await box.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(box).toBeFocused();
+    await page.keyboard.type(title);
+    const hit = (await results(page, title)).getByRole('link', { name: title, exact: true });
+    await expect(hit).toHaveAttribute('href', served(baseURL, 'exercise/'));
+
+    // Arrow keys move from the box into the results; Enter follows the focused link.
+    await box.press('ArrowDown');
+    for (let i = 0; i < 20 && !(await hit.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('ArrowDown');
+    await expect(hit).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new URL('exercise/', baseURL).href);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    // Pagefind compiles WebAssembly and runs a worker: all of it within the site's CSP.
+    expect(await violations()).toEqual([]);
+  });
+
+  test('the search page, showing results, is axe clean in both schemes', async ({ page }) => {
+    test.slow(); // two scans of a page full of results
+    await page.goto('search/');
+    await expect((await search(page, 'kube-proxy')).getByRole('link').first()).toBeVisible();
+    await expectAxeCleanInBothSchemes(page);
+  });
+
+  test('a row of the table is found on its own page', async ({ page, baseURL }) => {
+    await page.goto('');
+    const rowLink = page.getByRole('rowheader').first().getByRole('link').first();
+    const question = (await rowLink.textContent())!.trim();
+    const id = (await rowLink.getAttribute('href'))!.replace(/^#/, '');
+    await page.goto('search/');
+    const list = await search(page, question);
+    await expect(list.getByRole('link', { name: question, exact: true })).toHaveAttribute('href', served(baseURL, `rows/${id}/`));
+  });
+
+  test('a word on no page finds nothing, and says so', async ({ page }) => {
+    await page.goto('search/');
+    const list = await search(page, 'zqxjvbfixture');
+    await expect(page.locator('pagefind-summary')).toHaveText('No results for zqxjvbfixture');
+    await expect(list.getByRole('link')).toHaveCount(0);
+  });
+
+  test('the index holds the sitemap pages, not the 404 or search pages, and no link chrome', async ({ page, request, baseURL }) => {
+    const pages = await sitemapPages(request, baseURL!);
+    await page.goto('search/');
+    const indexed = await page.evaluate(async (bundle) => {
+      const pagefind = await import(bundle);
+      const all = await pagefind.search(null); // null: every page in the index
+      return Promise.all(all.results.map(async (r: { data: () => Promise<{ url: string; content: string }> }) => {
+        const d = await r.data();
+        return { url: d.url, content: d.content };
+      }));
+    }, new URL('pagefind/pagefind.js', baseURL).href) as { url: string; content: string }[];
+    const urls = indexed.map((d) => d.url);
+    const listed = pages.map((p) => served(baseURL, p.path));
+    expect(urls.filter((u) => !listed.includes(u)), 'indexed but not in the sitemap (404, search…)').toEqual([]);
+    for (const path of ['', 'exercise/', ...pages.filter((p) => p.path.startsWith('rows/')).map((p) => p.path)]) {
+      expect(urls, `${path || 'home'} is searchable`).toContain(served(baseURL, path));
+    }
+    // Screen-reader text of heading anchors and copy buttons is not content (pagefind.yml).
+    for (const d of indexed) expect(d.content, d.url).not.toMatch(/Section titled|Copy link/);
+  });
+
+  test('without JavaScript the search page says so and points to the navigation', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    await page.goto('search/');
+    await expect(page.getByText('Search needs JavaScript')).toBeVisible();
+    await page.getByRole('main').getByRole('link', { name: 'Exercise' }).click();
+    await expect(page).toHaveURL(new URL('exercise/', baseURL).href);
+    await context.close();
+  });
+});
+
+test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" link that lands on it', async ({ page }) => {
+  await page.goto('exercise/');
+  const headings = await page.locator('.prose :is(h2, h3)').evaluateAll((hs) =>
+    hs.map((h) => ({ id: h.id, text: (h.textContent ?? '').trim() })));
+  expect(headings.length).toBeGreaterThan(0);
+  for (const h of headings) {
+    await expect(page.getByRole('link', { name: `Section titled “${h.text}”`, exact: true })).toHaveAttribute('href', `#${h.id}`);
+  }
+  const first = headings[0]!;
+  const anchor = page.getByRole('link', { name: `Section titled “${first.text}”`, exact: true });
+  for (let i = 0; i < 80 && !(await anchor.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(anchor).toBeFocused();
+  await expect(anchor).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`#${first.id}$`));
+  const heading = page.locator(`[id="${first.id}"]`);
+  await expect(heading).toBeInViewport();
+  // Not hidden under the sticky header.
+  const headerBottom = (await page.getByRole('banner').boundingBox())!;
+  expect((await heading.boundingBox())!.y).toBeGreaterThanOrEqual(headerBottom.y + headerBottom.height - 1);
+});
+
+test('table of contents: each entry is a heading of the page, in order, and lands on it', async ({ page, request, baseURL }) => {
+  const pages = await sitemapPages(request, baseURL!);
+  test.setTimeout(30_000 + pages.length * 4_000);
+  let checked = 0;
+  for (const { path } of pages) {
+    await page.goto(path);
+    const toc = page.getByRole('navigation', { name: 'On this page' });
+    if ((await toc.count()) === 0) continue;
+    checked += 1;
+    const entries = await toc.getByRole('link').evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), text: (a.textContent ?? '').trim() })));
+    const headings = await page.locator('.prose :is(h2, h3)').evaluateAll((hs) => hs.map((h) => ({ href: `#${h.id}`, text: (h.textContent ?? '').trim() })));
+    expect(entries, `/${path}`).toEqual(headings);
+    const last = entries.at(-1)!;
+    await toc.getByRole('link', { name: last.text, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${last.href}$`));
+    await expect(page.locator(`[id="${last.href!.slice(1)}"]`)).toBeInViewport();
+  }
+  test.skip(checked === 0, 'no page is long enough for a table of contents yet (it needs three h2/h3 headings)');
+});
+
+test('previous/next: the reading order runs from the home page and each step links back', async ({ page, request, baseURL }) => {
+  const limit = (await sitemapPages(request, baseURL!)).length;
+  test.setTimeout(30_000 + limit * 4_000);
+  await page.goto('');
+  const order = page.getByRole('navigation', { name: 'Reading order' });
+  await expect(order.locator('a[rel="prev"]')).toHaveCount(0);
+  const visited = [page.url()];
+  while ((await order.locator('a[rel="next"]').count()) > 0) {
+    expect(visited.length, 'the chain ends').toBeLessThanOrEqual(limit);
+    await order.locator('a[rel="next"]').click();
+    await expect(page).not.toHaveURL(visited.at(-1)!);
+    await expect(order.locator('a[rel="prev"]')).toHaveAttribute('href', new URL(visited.at(-1)!).pathname);
+    expect(visited).not.toContain(page.url());
+    visited.push(page.url());
+  }
+  expect(visited).toContain(new URL('exercise/', baseURL).href);
+});
+
+test.describe('theme toggle', () => {
+  const toggle = (page: Page) => page.getByRole('button', { name: 'Dark theme' });
+  const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+  test('the choice survives navigation and reload, and applies before first paint', async ({ page, baseURL }) => {
+    test.slow(); // two axe scans
+    // Records the theme at the moment <body> is created, i.e. before anything can be painted.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __themeAtBody?: string | null };
+      new MutationObserver((_, observer) => {
+        if (!document.body) return;
+        w.__themeAtBody = document.documentElement.dataset.theme ?? null;
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const themeAtBody = () => page.evaluate(() => (window as unknown as { __themeAtBody?: string | null }).__themeAtBody);
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('');
+    expect(await themeAtBody()).toBeNull(); // nothing chosen yet: the system scheme rules
+    const light = await background(page);
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'false');
+    await toggle(page).focus();
+    await page.keyboard.press('Enter');
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    const dark = await background(page);
+    expect(dark).not.toBe(light);
+
+    await page.getByRole('navigation', { name: 'Primary' }).getByRole('link', { name: 'Exercise' }).click();
+    await expect(page).toHaveURL(new URL('exercise/', baseURL).href);
+    expect(await themeAtBody()).toBe('dark');
+    expect(await background(page)).toBe(dark);
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'true');
+
+    await page.reload();
+    expect(await themeAtBody()).toBe('dark');
+    expect(await background(page)).toBe(dark);
+    await expectAxeCleanInBothSchemes(page);
+  });
+
+  test('light can be chosen against a dark system scheme', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('exercise/');
+    const dark = await background(page);
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'true');
+    await toggle(page).click();
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'false');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    expect(await background(page)).not.toBe(dark);
+  });
+});
+
+test.describe('print', () => {
+  test('light colours and no navigation chrome, even after choosing dark', async ({ page }) => {
+    await page.goto('exercise/');
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    const text = await page.evaluate(() => getComputedStyle(document.querySelector('main')!).color);
+    expect(text, 'dark text on paper').toMatch(/^rgb\((\d{1,2}), (\d{1,2}), (\d{1,2})\)$/);
+    await expect(page.getByRole('banner')).toBeHidden();
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeHidden();
+    await expect(page.getByRole('navigation', { name: 'Reading order' })).toBeHidden();
+    await expect(page.getByRole('link', { name: /^Section titled/ }).first()).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toBeVisible();
+  });
+
+  test('badges stay legible and distinct in black; external link targets are printed', async ({ page }) => {
+    await page.goto('');
+    await page.emulateMedia({ media: 'print' });
+    const badges = await page.locator('.badge').evaluateAll((bs) =>
+      bs.map((b) => ({ kind: b.getAttribute('data-provenance'), color: getComputedStyle(b).color, border: getComputedStyle(b).borderTopStyle, text: (b.textContent ?? '').trim() })));
+    expect(badges.length).toBeGreaterThan(0);
+    for (const b of badges) {
+      expect(b.color, `${b.kind} badge`).toBe('rgb(0, 0, 0)');
+      expect(b.text, `${b.kind} badge says what it is in words`).toMatch(/Measured|To measure|Cited/);
+    }
+    // Without colour, each kind keeps its own border style.
+    const styles = new Map(badges.map((b) => [b.kind, b.border]));
+    expect(new Set(styles.values()).size).toBe(styles.size);
+    // The table is laid out for the page, not a scroll box.
+    expect(await page.getByRole('region').filter({ has: page.getByRole('table') }).evaluate((el) => getComputedStyle(el).overflowX)).toBe('visible');
+    const printed = await page.getByRole('contentinfo').getByRole('link', { name: 'kubernetes/enhancements' })
+      .evaluate((a) => getComputedStyle(a, '::after').content);
+    expect(printed).toContain('https://github.com/kubernetes/enhancements');
+  });
+});
+
+test.describe('360 px wide', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('no page scrolls sideways', async ({ page, request, baseURL }) => {
+    const pages = await sitemapPages(request, baseURL!);
+    test.setTimeout(30_000 + pages.length * 4_000);
+    const wide: string[] = [];
+    for (const path of [...pages.map((p) => p.path), 'search/']) {
+      await page.goto(path);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 360) wide.push(`/${path}: ${width}px`);
+    }
+    // Search results too (long words and URLs in excerpts).
+    await search(page, 'kube-proxy');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > 360) wide.push(`/search/ with results: ${width}px`);
+    expect(wide).toEqual([]);
+  });
+
+  test('the comparison table scrolls inside its own region with the row header kept in view', async ({ page }) => {
+    await page.goto('');
+    const region = page.getByRole('region').filter({ has: page.getByRole('table') });
+    const { scrollWidth, clientWidth } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth).toBeGreaterThan(clientWidth);
+    // Keyboard: the region is focusable and scrolls with the arrow keys.
+    await region.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    await region.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    const rowHeader = page.getByRole('rowheader').first();
+    const box = (await region.boundingBox())!;
+    const header = (await rowHeader.boundingBox())!;
+    expect(Math.abs(header.x - box.x)).toBeLessThanOrEqual(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+});
+
+test('with JavaScript off every page reads in full, and nothing offers a button that cannot work', async ({ browser, request, baseURL }) => {
+  const pages = await sitemapPages(request, baseURL!);
+  test.setTimeout(30_000 + pages.length * 4_000);
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const page = await context.newPage();
+  const failed: string[] = [];
+  page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+  for (const { path } of pages) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }), `/${path}`).toBeVisible();
+    expect(((await page.getByRole('main').textContent()) ?? '').trim().length, `/${path} has its text`).toBeGreaterThan(200);
+    await expect(page.getByRole('button'), `/${path}: buttons need JavaScript, so none shows`).toHaveCount(0);
+  }
+  // The home table, and its row anchors, work without scripts.
+  await page.goto('');
+  const firstRow = page.getByRole('rowheader').first().getByRole('link').first();
+  const id = (await firstRow.getAttribute('href'))!.slice(1);
+  await firstRow.click();
+  await expect(page.locator(`tr[id="${id}"]`)).toBeInViewport();
+  expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe(id);
+  // So do heading anchors.
+  await page.goto('exercise/');
+  const anchor = page.getByRole('link', { name: /^Section titled/ }).first();
+  const href = (await anchor.getAttribute('href'))!;
+  await anchor.click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  expect(failed).toEqual([]);
+  await context.close();
+});
