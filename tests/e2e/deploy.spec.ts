@@ -31,7 +31,7 @@ test('every page has a canonical URL, Open Graph and Twitter metadata, and the f
   expect(favicon.status()).toBe(200);
   expect(favicon.headers()['content-type']).toContain('image/svg+xml');
   const pages = await sitemapPages(request, baseURL!);
-  test.setTimeout(30_000 + pages.length * 4_000);
+  test.setTimeout(test.info().timeout + pages.length * 4_000);
   for (const { loc, path } of pages) {
     await page.goto(path);
     const content = (selector: string) => page.locator(selector).getAttribute('content');
@@ -55,7 +55,7 @@ test('every page: external links carry rel="noopener"', async ({ page, request, 
   const origin = new URL(baseURL!).origin;
   let external = 0;
   const pages = await sitemapPages(request, baseURL!);
-  test.setTimeout(30_000 + pages.length * 4_000);
+  test.setTimeout(test.info().timeout + pages.length * 4_000);
   for (const { path } of pages) {
     await page.goto(path);
     const links = await page.locator('a[href]').evaluateAll((as) =>
@@ -77,7 +77,7 @@ test('every page loads under the Content-Security-Policy with no violation and n
     if (!['data:', 'blob:'].includes(u.protocol) && u.origin !== origin) foreign.push(`${req.url()} from ${page.url()}`);
   });
   const pages = await sitemapPages(request, baseURL!);
-  test.setTimeout(30_000 + pages.length * 5_000);
+  test.setTimeout(test.info().timeout + pages.length * 5_000);
   for (const path of [...pages.map((p) => p.path), 'search/']) {
     const res = await page.goto(path, { waitUntil: 'networkidle' });
     expect(res?.status(), path).toBe(200);

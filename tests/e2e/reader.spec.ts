@@ -130,7 +130,7 @@ test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" lin
 
 test('table of contents: each entry is a heading of the page, in order, and lands on it', async ({ page, request, baseURL }) => {
   const pages = await sitemapPages(request, baseURL!);
-  test.setTimeout(30_000 + pages.length * 4_000);
+  test.setTimeout(test.info().timeout + pages.length * 4_000);
   let checked = 0;
   for (const { path } of pages) {
     await page.goto(path);
@@ -150,7 +150,7 @@ test('table of contents: each entry is a heading of the page, in order, and land
 
 test('previous/next: the reading order runs from the home page and each step links back', async ({ page, request, baseURL }) => {
   const limit = (await sitemapPages(request, baseURL!)).length;
-  test.setTimeout(30_000 + limit * 4_000);
+  test.setTimeout(test.info().timeout + limit * 4_000);
   await page.goto('');
   const order = page.getByRole('navigation', { name: 'Reading order' });
   await expect(order.locator('a[rel="prev"]')).toHaveCount(0);
@@ -262,7 +262,7 @@ test.describe('360 px wide', () => {
 
   test('no page scrolls sideways', async ({ page, request, baseURL }) => {
     const pages = await sitemapPages(request, baseURL!);
-    test.setTimeout(30_000 + pages.length * 4_000);
+    test.setTimeout(test.info().timeout + pages.length * 4_000);
     const wide: string[] = [];
     for (const path of [...pages.map((p) => p.path), 'search/']) {
       await page.goto(path);
@@ -307,7 +307,7 @@ const readableText = (page: Page) => page.getByRole('main').evaluate((main) => {
 
 test('with JavaScript off every page reads in full, and nothing offers a button that cannot work', async ({ page: scripted, browser, request, baseURL }) => {
   const pages = await sitemapPages(request, baseURL!);
-  test.setTimeout(30_000 + pages.length * 6_000);
+  test.setTimeout(test.info().timeout + pages.length * 6_000);
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   const failed: string[] = [];
