@@ -8,40 +8,16 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { test, expect, expectAxeClean } from './fixtures.ts';
+import { sitemapPages } from '../support/site-pages.ts';
 
 const dist = join(import.meta.dirname, '../../dist');
 
 /** Rules switched off on every page, each with the reason. None today: keep it that way. */
 const DISABLED_RULES: Record<string, string> = {};
 
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** The <loc> values of a sitemap or sitemap index (machine-written XML: one text node each). */
-function locs(xml: string): string[] {
-  return [...xml.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((m) =>
-    (m[1] ?? '').replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e] ?? _),
-  );
-}
-
-/** A sitemap URL (on SITE_URL) mapped onto the test server: same path below the base. */
-function onTestServer(loc: string, baseURL: string): string {
-  const base = new URL(baseURL).pathname;
-  const url = new URL(loc);
-  expect(url.pathname.startsWith(base), `sitemap URL ${loc} lies outside the base path ${base}`).toBe(true);
-  return new URL(url.pathname.slice(base.length) + url.search, baseURL).href;
-}
-
-async function sitemapPages(request: APIRequestContext, baseURL: string): Promise<string[]> {
-  const index = await request.get('sitemap-index.xml');
-  expect(index.status(), 'sitemap-index.xml is served').toBe(200);
-  const sitemaps = locs(await index.text());
-  expect(sitemaps.length, 'sitemap-index.xml lists at least one sitemap').toBeGreaterThan(0);
-  const pages: string[] = [];
-  for (const sitemap of sitemaps) {
-    const res = await request.get(onTestServer(sitemap, baseURL));
-    expect(res.status(), `${sitemap} is served`).toBe(200);
-    pages.push(...locs(await res.text()).map((loc) => onTestServer(loc, baseURL)));
-  }
+/** The sitemap's pages as test-server URLs (the shared helper maps SITE_URL onto the base). */
+async function listedPages(request: APIRequestContext, baseURL: string): Promise<string[]> {
+  const pages = (await sitemapPages(request, baseURL)).map((p) => new URL(p.path, baseURL).href);
   expect(pages, 'the sitemap lists the home page').toContain(baseURL);
   return pages;
 }
@@ -57,7 +33,7 @@ function builtPages(baseURL: string): string[] {
 
 /** The sitemap's pages, then the built pages it leaves out (each checked for noindex below). */
 async function pagesToScan(request: APIRequestContext, baseURL: string): Promise<{ listed: string[]; unlisted: string[] }> {
-  const listed = await sitemapPages(request, baseURL);
+  const listed = await listedPages(request, baseURL);
   const unlisted = builtPages(baseURL).filter((u) => !listed.includes(u));
   return { listed, unlisted };
 }
