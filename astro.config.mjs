@@ -2,13 +2,8 @@
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
-import { unified, rehypeHeadingIds } from '@astrojs/markdown-remark';
-import remarkGfm from 'remark-gfm';
-import rehypeAutolinkHeadings from 'rehype-autolink-headings';
-import rehypeExternalLinks from 'rehype-external-links';
-import { headingAnchor } from './src/lib/heading-anchor.ts';
-import { rehypeBaseLinks } from './src/lib/rehype-base-links.ts';
 import { normaliseBase } from './src/lib/base.ts';
+import { markdownConfig } from './src/lib/markdown-pipeline.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
@@ -32,24 +27,6 @@ export default defineConfig({
     // The search page is noindex and has no content of its own; 404.html is never listed.
     sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) }),
   ],
-  markdown: {
-    // Astro 7's default processor (Sätteri) runs no remark/rehype plugins; remark-gfm needs unified.
-    processor: unified({
-      gfm: false, // remark-gfm below does GFM; the bundled copy would run twice
-      remarkPlugins: [remarkGfm],
-      // Ids first, so the anchor plugin can link them (Astro otherwise adds ids after user plugins).
-      rehypePlugins: [
-        rehypeHeadingIds,
-        [rehypeAutolinkHeadings, headingAnchor],
-        [rehypeExternalLinks, { rel: ['noopener'] }],
-        [rehypeBaseLinks, { base }],
-      ],
-    }),
-    syntaxHighlight: 'shiki',
-    shikiConfig: {
-      // The high-contrast pair passes WCAG AA colour contrast in both schemes (github-light does not).
-      themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' },
-      defaultColor: false,
-    },
-  },
+  // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts).
+  markdown: markdownConfig(base),
 });

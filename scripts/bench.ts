@@ -204,7 +204,7 @@ export async function inspectTablePage(browser: Browser, siteUrl: string, expect
   return { noJs, parts: marginalGzip(full, cuts), serialisedGzip: sizeOf(full).gzip };
 }
 
-const axisIds = (contentDir: string) => loadContent(contentDir).axes.map((a) => a.id);
+const axisIds = async (contentDir: string) => (await loadContent(contentDir)).axes.map((a) => a.id);
 
 /** Builds one content folder and measures it: every page, or only the table page. */
 async function benchSite(browser: Browser, label: string, contentDir: string, allPages: boolean) {
@@ -215,7 +215,7 @@ async function benchSite(browser: Browser, label: string, contentDir: string, al
     log(`measuring ${allPages ? `${paths.length} pages` : 'the table page'} of ${label} in Chromium`);
     const pages: PageMeasure[] = [];
     for (const path of allPages ? paths : [TABLE_PATH]) pages.push(await measurePage(browser, server.siteUrl, path));
-    const table = await inspectTablePage(browser, server.siteUrl, axisIds(contentDir));
+    const table = await inspectTablePage(browser, server.siteUrl, await axisIds(contentDir));
     return { label, rows: table.noJs.expected.length, pageCount: paths.length, times, pages, ...table };
   } finally {
     await server.stop();

@@ -3,7 +3,7 @@
 //
 //   node scripts/verify-quotes.ts <path to a kubernetes/enhancements checkout> [--content <dir>]
 //
-// The content is read with the site's loader (src/lib/content/load.ts), so it is validated by
+// The content is read with the site's readers (src/lib/content/load.ts), so it is validated by
 // the same schemas as the build. Prints one line per mismatch, named by the full excerpt id
 // ("kep-3866/data-plane: …"), then "N quotes checked, M mismatches". Exit 0 when all match,
 // 1 on any mismatch, missing file or invalid content, 2 on a usage error.
@@ -49,12 +49,12 @@ function parseArgs(argv: string[]): { checkout: string; content: string } {
   return { checkout, content };
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const { checkout, content } = parseArgs(process.argv.slice(2));
   // The content is read by the site's own loader: the same schemas, the same error messages.
-  let data: ReturnType<typeof loadSourcesAndExcerpts>;
+  let data: Awaited<ReturnType<typeof loadSourcesAndExcerpts>>;
   try {
-    data = loadSourcesAndExcerpts(content);
+    data = await loadSourcesAndExcerpts(content);
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
     for (const p of error.problems) console.log(`content: ${describe(p)}`);
@@ -72,4 +72,4 @@ function main(): number {
   return problems.length > 0 ? 1 : 0;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -1,30 +1,13 @@
-// Inline Markdown for short strings held in YAML (cell answers, notes, verbatim quotes that
-// carry Markdown such as `code`). Block syntax is not used: these render inside table cells.
-import { Marked } from 'marked';
+// Plain text from HTML the site's Markdown pipeline rendered (cell answers for CSV and metadata).
+const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
-const marked = new Marked({
-  async: false,
-  renderer: {
-    link({ href, title, tokens }) {
-      const text = this.parser.parseInline(tokens);
-      const external = /^https?:\/\//.test(href);
-      const attrs = [`href="${href}"`, title ? `title="${title}"` : '', external ? 'rel="noopener"' : ''].filter(Boolean);
-      return `<a ${attrs.join(' ')}>${text}</a>`;
-    },
-  },
-});
-
-export function inline(md: string): string {
-  return marked.parseInline(md.trim()) as string;
-}
-
-const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
-
-/** Plain text for exports and metadata: the rendered HTML with its tags removed. */
-export function plain(md: string): string {
-  return inline(md)
+export function plainText(html: string): string {
+  return html
     .replace(/<[^>]+>/g, '')
-    .replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => entities[e] ?? e)
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) =>
+      e[0] === '#'
+        ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
+        : named[e.toLowerCase()] ?? whole)
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -3,7 +3,7 @@ import { getTable } from '../lib/content/index.ts';
 import { toCSV } from '../lib/content/export.ts';
 import { url } from '../lib/url.ts';
 
-export const GET: APIRoute = ({ site }) =>
-  new Response(toCSV(getTable(), new URL(url(), site).href), {
+export const GET: APIRoute = async ({ site }) =>
+  new Response(toCSV(await getTable(), new URL(url(), site).href), {
     headers: { 'Content-Type': 'text/csv; charset=utf-8' },
   });

@@ -2,9 +2,9 @@
 // them by id), states its status "as of" the pinned release, and has no duplicate ids; the
 // readings index links to every reading page.
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
-import { getTable } from '../../src/lib/content/index.ts';
+import { loadTable } from '../../src/lib/content/load.ts';
 
-const table = getTable();
+const table = await loadTable('content');
 const kepSources = table.sources.filter((s) => s.page.startsWith('keps/'));
 const readingPages = [...new Set(table.sources.map((s) => s.page))];
 

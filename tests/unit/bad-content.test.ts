@@ -3,9 +3,10 @@
 // the file(s) that differ from valid/, the smallest content folder that builds; a case is valid/
 // with its files laid over it, in a temporary folder.
 //
-// The data cases run loadContent + buildComparison, the code path the build takes through
-// getTable() (src/lib/content/index.ts); two cases run the real `astro build` with CONTENT_DIR
-// (one data mistake, one MDX frontmatter mistake) to prove the build fails and prints the message.
+// The cases run loadContent (read.ts + checks.ts), the readers and rules the content layer's
+// loaders run in the build; two cases run the real `astro build` with CONTENT_DIR (one data
+// mistake, one cross-file mistake) to prove the build fails before any page renders, printing
+// file:line:column and no stack trace from Astro's internals.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,8 +14,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadContent, contentFiles } from '../../src/lib/content/load.ts';
-import { buildComparison } from '../../src/lib/content/model.ts';
+import { loadContent } from '../../src/lib/content/load.ts';
 import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,12 +33,9 @@ function contentFor(name: string): string {
   return dir;
 }
 
-/** What the build's getTable() does with a content folder. */
-const table = (dir: string) => buildComparison(loadContent(dir), contentFiles(dir));
-
-function problemsOf(name: string): { problems: Problem[]; message: string } {
+async function problemsOf(name: string): Promise<{ problems: Problem[]; message: string }> {
   try {
-    table(contentFor(name));
+    await loadContent(contentFor(name));
   } catch (error) {
     assert.ok(error instanceof ContentError, `a ContentError, got: ${String(error)}`);
     return { problems: error.problems, message: error.message };
@@ -46,71 +43,84 @@ function problemsOf(name: string): { problems: Problem[]; message: string } {
   assert.fail(`content case "${name}" was accepted`);
 }
 
-interface Expected { file: string; row?: string; column?: string; field?: string; problem: RegExp }
+interface Expected { file: string; line: number; row?: string; column?: string; field?: string; problem: RegExp }
 
-/** One problem at exactly this place, and a message that names every part of the place. */
-function assertProblem(name: string, want: Expected): void {
-  const { problems, message } = problemsOf(name);
+/** One problem at exactly this place, and a message line that starts file:line:column and names every part. */
+async function assertProblem(name: string, want: Expected): Promise<void> {
+  const { problems, message } = await problemsOf(name);
   const hit = problems.find(
     (p) => p.file.endsWith(want.file) && p.row === want.row && p.column === want.column && p.field === want.field,
   );
   assert.ok(hit, `expected a problem in ${want.file} at row ${want.row}, column ${want.column}, field ${want.field}; got:\n${message}`);
   assert.match(hit.problem, want.problem);
+  assert.equal(hit.line, want.line, `line of: ${hit.problem}`);
   const line = message.split('\n').find((l) => l.includes(want.file) && l.includes(hit.problem));
   assert.ok(line, `the printed message has a line for it:\n${message}`);
+  assert.match(line, new RegExp(`${want.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:${want.line}:\\d+: `), line);
   if (want.row !== undefined) assert.ok(line.includes(`row "${want.row}"`), line);
   if (want.column !== undefined) assert.ok(line.includes(`column "${want.column}"`), line);
   if (want.field !== undefined) assert.ok(line.includes(`field "${want.field}"`), line);
 }
 
-test('valid/: the base every case starts from is accepted (so each case fails for its own mistake)', () => {
-  const model = table(contentFor('valid'));
-  assert.deepEqual(model.rows.map((r) => r.id), ['fixture-axis']);
-  assert.deepEqual(model.counts, { measured: 0, 'to-measure': 1, cited: 1 });
+test('valid/: the base every case starts from is accepted (so each case fails for its own mistake)', async () => {
+  const data = await loadContent(contentFor('valid'));
+  assert.deepEqual(data.axes.map((r) => r.id), ['fixture-axis']);
 });
 
-test('broken cite id: names the file, row, column and cites[i]', () => {
-  assertProblem('broken-cite', {
-    file: 'comparison/axes.yaml', row: 'fixture-axis', column: 'fixture-read', field: 'cites[0]',
-    problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
-  });
+test('broken cite id: names file:line, row, column and cites[i]', () => assertProblem('broken-cite', {
+  file: 'comparison/axes.yaml', line: 15, row: 'fixture-axis', column: 'fixture-read', field: 'cites[0]',
+  problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
+}));
+
+test('measured cell in a column that was not run: names file:line, row, column and measure', () => assertProblem('measured-in-unrun-column', {
+  file: 'comparison/axes.yaml', line: 16, row: 'fixture-axis', column: 'fixture-read', field: 'measure',
+  problem: /measured cell in column "fixture-read", which was not run/,
+}));
+
+test('missing cell: names file:line, row, the column without a cell, and cells', () => assertProblem('missing-cell', {
+  file: 'comparison/axes.yaml', line: 6, row: 'fixture-axis', column: 'fixture-read', field: 'cells', problem: /missing cell/,
+}));
+
+test('duplicate axis id: names file:line of the second one, row and id', () => assertProblem('duplicate-axis-id', {
+  file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', field: 'id', problem: /duplicate axis id "fixture-axis"/,
+}));
+
+test('unknown backend: names file:line, row, the unknown column and cells', () => assertProblem('unknown-backend', {
+  file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', column: 'fixture-unknown', field: 'cells',
+  problem: /unknown backend "fixture-unknown" \(backends: fixture-ran, fixture-read\)/,
+}));
+
+test('malformed evidence: a bad date and a missing field, each at its line', async () => {
+  await assertProblem('malformed-evidence', { file: 'evidence/fixture-evidence.yaml', line: 6, field: 'captured', problem: /date/i });
+  await assertProblem('malformed-evidence', { file: 'evidence/fixture-evidence.yaml', line: 3, field: 'output', problem: /expected string, received undefined/ });
 });
 
-test('measured cell in a column that was not run: names the file, row, column and measure', () => {
-  assertProblem('measured-in-unrun-column', {
-    file: 'comparison/axes.yaml', row: 'fixture-axis', column: 'fixture-read', field: 'measure',
-    problem: /measured cell in column "fixture-read", which was not run/,
-  });
+test('malformed YAML: names file:line', () => assertProblem('malformed-yaml', {
+  file: 'comparison/backends.yaml', line: 7, problem: /^malformed YAML: /,
+}));
+
+test('page frontmatter: each missing field at the frontmatter\'s line', async () => {
+  await assertProblem('page-missing-frontmatter', { file: 'pages/fixture-page.mdx', line: 2, field: 'description', problem: /expected string/ });
+  await assertProblem('page-missing-frontmatter', { file: 'pages/fixture-page.mdx', line: 2, field: 'order', problem: /expected number/ });
 });
 
-test('missing cell: names the file, row, the column without a cell, and cells', () => {
-  assertProblem('missing-cell', {
-    file: 'comparison/axes.yaml', row: 'fixture-axis', column: 'fixture-read', field: 'cells',
-    problem: /missing cell/,
-  });
-});
+// Cross-file rules: the YAML and the MDX pages must agree.
 
-test('duplicate axis id: names the file, row and id', () => {
-  assertProblem('duplicate-axis-id', {
-    file: 'comparison/axes.yaml', row: 'fixture-axis', field: 'id', problem: /duplicate axis id "fixture-axis"/,
-  });
-});
+test('a source whose page does not exist: names sources.yaml:line, row and page', () => assertProblem('source-page-missing', {
+  file: 'sources.yaml', line: 11, row: 'fixture-source', field: 'page', problem: /no page "fixture-missing" in content\/pages\//,
+}));
 
-test('unknown backend: names the file, row, the unknown column and cells', () => {
-  assertProblem('unknown-backend', {
-    file: 'comparison/axes.yaml', row: 'fixture-axis', column: 'fixture-unknown', field: 'cells',
-    problem: /unknown backend "fixture-unknown" \(backends: fixture-ran, fixture-read\)/,
-  });
-});
+test('a reading page that leaves out an excerpt of its source: names the page and the excerpt', () => assertProblem('excerpt-not-embedded', {
+  file: 'pages/fixture.mdx', line: 1, row: 'fixture-source/fixture-excerpt', problem: /does not embed excerpt "fixture-source\/fixture-excerpt"/,
+}));
 
-test('malformed evidence: a bad date and a missing field, each named', () => {
-  assertProblem('malformed-evidence', { file: 'evidence/fixture-evidence.yaml', field: 'captured', problem: /date/i });
-  assertProblem('malformed-evidence', { file: 'evidence/fixture-evidence.yaml', field: 'output', problem: /expected string, received undefined/ });
-});
+test('a reading page that embeds an excerpt twice: names the line of the second embed', () => assertProblem('excerpt-embedded-twice', {
+  file: 'pages/fixture.mdx', line: 13, row: 'fixture-source/fixture-excerpt', problem: /embedded again \(first at line 9\)/,
+}));
 
-test('malformed YAML: names the file and the line', () => {
-  assertProblem('malformed-yaml', { file: 'comparison/backends.yaml', problem: /^malformed YAML at line \d+: / });
-});
+test('an excerpt id equal to a heading id on its page: names the excerpt\'s line and the heading\'s', () => assertProblem('excerpt-id-is-heading', {
+  file: 'excerpts/fixture-source.yaml', line: 2, row: 'fixture-excerpt', field: 'id', problem: /heading at .*pages\/fixture\.mdx:7/,
+}));
 
 // The real build, with the Node on PATH, into a temporary folder (never dist/).
 function astroBuild(name: string) {
@@ -128,20 +138,22 @@ function astroBuild(name: string) {
   return { status: run.status, output: `${run.stdout}${run.stderr}`, out: join(work, 'out') };
 }
 
-test('astro build: a data mistake fails the build and prints the file, row, column and field', () => {
-  const { status, output } = astroBuild('measured-in-unrun-column');
+test('astro build: a data mistake fails before any page renders, with file:line and no stack trace', () => {
+  const { status, output, out } = astroBuild('measured-in-unrun-column');
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
   assert.match(
     output,
-    /comparison\/axes\.yaml, row "fixture-axis", column "fixture-read", field "measure": measured cell in column "fixture-read", which was not run/,
+    /comparison\/axes\.yaml:16:7: row "fixture-axis", column "fixture-read", field "measure": measured cell in column "fixture-read", which was not run/,
     output,
   );
+  assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, 'no stack trace through Astro\'s internals');
+  assert.doesNotMatch(output, /generating static routes/, 'no page was rendered');
+  assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');
 });
 
-test('astro build: an MDX page missing required frontmatter fails the build, naming the file and each field', () => {
-  const { status, output, out } = astroBuild('page-missing-frontmatter');
+test('astro build: a cross-file mistake in an MDX page fails the build, naming the page and line', () => {
+  const { status, output, out } = astroBuild('excerpt-embedded-twice');
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
-  assert.match(output, /pages\/fixture-page\.mdx, field "description": /, output);
-  assert.match(output, /pages\/fixture-page\.mdx, field "order": /, output);
+  assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
   assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');
 });

@@ -13,8 +13,7 @@ import {
   isSearchPage, childCpuMs, marginalGzip, BUDGET, GZIP_LEVEL, SYNTHETIC_PREFIX, type PageMeasure, type NoJsCheck,
 } from '../../scripts/lib/bench.ts';
 import { axisSchema, type Axis } from '../../src/lib/content/schemas.ts';
-import { loadContent, contentFiles } from '../../src/lib/content/load.ts';
-import { buildComparison } from '../../src/lib/content/model.ts';
+import { loadTable } from '../../src/lib/content/load.ts';
 
 const size = (gzip: number) => ({ raw: gzip * 3, gzip });
 const page = (path: string, over: Partial<PageMeasure> = {}): PageMeasure => ({
@@ -108,13 +107,13 @@ test('syntheticAxes yields N schema-valid, clearly synthetic axes shaped like th
   assert.deepEqual(syntheticAxes(25, templates), axes, 'the same seed gives the same table');
 });
 
-test('writeScaledContent grows a copy of content/ to N rows that the real loader and model accept', (t) => {
+test('writeScaledContent grows a copy of content/ to N rows that the real loader and model accept', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const real = realAxes().length;
   const ids = writeScaledContent('content', join(dir, 'content'), 60);
   assert.equal(ids.length, 60);
-  const model = buildComparison(loadContent(join(dir, 'content')), contentFiles(join(dir, 'content')));
+  const model = await loadTable(join(dir, 'content'));
   assert.deepEqual(model.rows.map((r) => r.id), ids);
   assert.equal(model.rows.filter((r) => r.id.startsWith(SYNTHETIC_PREFIX)).length, 60 - real);
   assert.equal(realAxes().length, real, 'the real content folder is untouched');

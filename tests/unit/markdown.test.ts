@@ -1,10 +1,17 @@
-// Build-time Markdown helpers: base-prefixed links, heading anchors, inline answers.
+// Build-time Markdown: base-prefixed links, heading anchors, and the inline Markdown of YAML
+// fields rendered through the site's own pipeline (the one astro.config.mjs configures).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Root } from 'hast';
 import { rehypeBaseLinks } from '../../src/lib/rehype-base-links.ts';
 import { normaliseBase, joinBase } from '../../src/lib/base.ts';
-import { inline, plain } from '../../src/lib/markdown.ts';
+import { plainText } from '../../src/lib/markdown.ts';
+import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
+import { siteRender } from '../../src/lib/content/render.ts';
+import { renderInline } from '../../src/lib/content/read.ts';
+
+/** A cell's Markdown, rendered as the content loader renders it for a site deployed at `base`. */
+const inline = (md: string, base = '/') => renderInline(siteRender(markdownConfig(base)), md);
 
 const tree = (href: string): Root => ({
   type: 'root',
@@ -50,12 +57,23 @@ test('rehypeBaseLinks reaches links inside MDX components and JSX <a> elements',
   assert.equal(jsxLink.attributes[0]!.value, '/sub/rows/a/');
 });
 
-test('inline Markdown: code and links; external links get rel=noopener', () => {
-  assert.equal(inline('a `b` c'), 'a <code>b</code> c');
-  assert.match(inline('[x](https://example.com)'), /<a href="https:\/\/example.com" rel="noopener">x<\/a>/);
-  assert.doesNotMatch(inline('[x](/rows/a/)'), /noopener/);
+test('inline Markdown from YAML: code and links; external links get rel=noopener', async () => {
+  assert.equal(await inline('a `b` c'), 'a <code>b</code> c');
+  assert.match(await inline('[x](https://example.com)'), /<a href="https:\/\/example.com" rel="noopener">x<\/a>/);
+  assert.doesNotMatch(await inline('[x](/rows/a/)'), /noopener/);
 });
 
-test('plain text drops markup but keeps underscores in identifiers', () => {
-  assert.equal(plain('set `expire_nodest_conn` to **1** & go'), 'set expire_nodest_conn to 1 & go');
+test('inline Markdown from YAML: a link written from the root gets the deploy base', async () => {
+  assert.match(await inline('see [the row](/rows/drain/)', '/kube-proxy-backends/'), /<a href="\/kube-proxy-backends\/rows\/drain\/">the row<\/a>/);
+  assert.match(await inline('see [the row](/rows/drain/)'), /<a href="\/rows\/drain\/">the row<\/a>/);
+});
+
+test('inline Markdown from YAML stays verbatim text: no typographic quotes or dashes, no block syntax', async () => {
+  assert.equal(await inline(`kube-proxy's --masquerade-all "flag"`), `kube-proxy's --masquerade-all "flag"`);
+  assert.equal(await inline('* starts with an asterisk'), '* starts with an asterisk');
+  assert.equal(await inline('# not a heading'), '# not a heading');
+});
+
+test('plain text drops markup but keeps underscores in identifiers', async () => {
+  assert.equal(plainText(await inline('set `expire_nodest_conn` to **1** & go')), 'set expire_nodest_conn to 1 & go');
 });

@@ -2,32 +2,35 @@
 // (never part of the site), plus one run over the real content folder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildComparison, badgeReference, upstreamUrl } from '../../src/lib/content/model.ts';
+import { buildComparison, upstreamUrl } from '../../src/lib/content/model.ts';
 import { ContentError } from '../../src/lib/content/errors.ts';
-import { loadContent, contentFiles, type ContentData } from '../../src/lib/content/load.ts';
+import { loadTable } from '../../src/lib/content/load.ts';
+import type { ContentData } from '../../src/lib/content/read.ts';
 
 const files = { sources: 'content/sources.yaml', backends: 'content/comparison/backends.yaml', axes: 'content/comparison/axes.yaml' };
+const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true };
 const commit = 'a'.repeat(40);
 
 /** A two-backend, one-axis FIXTURE: "ran" was run, "read" was not. */
 function fixture(): ContentData {
   return {
-    site: { title: 'Fixture', shortTitle: 'Fixture', description: 'A fixture site, never rendered.', asOf: 'v1.37' },
+    site: { title: 'Fixture', shortTitle: 'Fixture', description: 'A fixture site, never rendered.', asOf: 'v1.37', file: 'content/site.yaml' },
     sources: [
-      { id: 'fixture-kep', label: 'KEP-F', title: 'Fixture KEP', repo: 'kubernetes/enhancements', path: 'keps/f/README.md', commit, license: 'Apache-2.0', quotable: true, page: 'keps/fixture' },
-      { id: 'fixture-code', label: 'code.go', title: 'Fixture code', repo: 'kubernetes/kubernetes', path: 'pkg/f/code.go', commit, license: 'Apache-2.0', quotable: false, page: 'notes/fixture' },
+      { id: 'fixture-kep', label: 'KEP-F', title: 'Fixture KEP', repo: 'kubernetes/enhancements', path: 'keps/f/README.md', commit, license: 'Apache-2.0', quotable: true, page: 'keps/fixture', file: files.sources, index: 0 },
+      { id: 'fixture-code', label: 'code.go', title: 'Fixture code', repo: 'kubernetes/kubernetes', path: 'pkg/f/code.go', commit, license: 'Apache-2.0', quotable: false, page: 'notes/fixture', file: files.sources, index: 1 },
     ],
     excerpts: [
-      { id: 'one', source: 'fixture-kep', file: 'content/excerpts/fixture-kep.yaml', section: 'S', lines: [3, 4], quote: 'q', answers: 'a' },
-      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', section: 'S', lines: [7, 7], note: 'n', answers: 'a' },
+      { id: 'one', source: 'fixture-kep', file: 'content/excerpts/fixture-kep.yaml', index: 0, section: 'S', lines: [3, 4], quote: 'q', answers: 'a', html: { quote: 'q', answers: 'a' } },
+      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', index: 0, section: 'S', lines: [7, 7], note: 'n', answers: 'a', html: { note: 'n', answers: 'a' } },
     ],
     backends: [
-      { id: 'ran', name: 'Ran', run: true, status: 's' },
-      { id: 'read', name: 'Read', run: false, status: 's' },
+      { id: 'ran', name: 'Ran', run: true, status: 's', file: files.backends, index: 0 },
+      { id: 'read', name: 'Read', run: false, status: 's', file: files.backends, index: 1 },
     ],
     axes: [
       {
-        id: 'axis-a', question: 'q?', summary: 's',
+        id: 'axis-a', question: 'q?', summary: 's', file: files.axes, index: 0,
+        html: { summary: 's', cells: { ran: { answer: 'x', how: 'h' }, read: { answer: 'y' } } },
         cells: {
           ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' } },
           read: { answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'] },
@@ -35,6 +38,10 @@ function fixture(): ContentData {
       },
     ],
     evidence: [],
+    pages: [
+      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }] },
+      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [] },
+    ],
   };
 }
 
@@ -45,7 +52,7 @@ const evidenceFixture = (over: Partial<ContentData['evidence'][number]> = {}): C
 
 /** Asserts the build throws a ContentError with one problem at exactly this place. */
 function rejects(data: ContentData, where: { file: string; row?: string; column?: string; field?: string }, problem: RegExp) {
-  assert.throws(() => buildComparison(data, files), (err: unknown) => {
+  assert.throws(() => buildComparison(data), (err: unknown) => {
     assert.ok(err instanceof ContentError, 'a ContentError');
     const hit = err.problems.find((p) => p.file === where.file && p.row === where.row && p.column === where.column && p.field === where.field);
     assert.ok(hit, `expected a problem at ${JSON.stringify(where)}; got:\n${err.message}`);
@@ -57,7 +64,7 @@ function rejects(data: ContentData, where: { file: string; row?: string; column?
 }
 
 test('provenance is derived: measure alone = to measure, no measure = cited', () => {
-  const model = buildComparison(fixture(), files);
+  const model = buildComparison(fixture());
   const [ran, read] = model.rows[0]!.cells;
   assert.equal(ran!.provenance, 'to-measure');
   assert.equal(read!.provenance, 'cited');
@@ -68,18 +75,17 @@ test('measure + matching evidence = measured, and the badge names the exercise',
   const data = fixture();
   data.axes[0]!.cells.ran!.measure!.evidence = 'fixture-ev';
   data.evidence.push(evidenceFixture());
-  const model = buildComparison(data, files);
+  const model = buildComparison(data);
   const cell = model.rows[0]!.cells[0]!;
   assert.equal(cell.provenance, 'measured');
-  assert.equal(cell.evidence?.id, 'fixture-ev');
-  assert.equal(badgeReference(cell), 'ex. 18');
+  assert.equal(cell.provenance === 'measured' && cell.evidence.id, 'fixture-ev');
+  assert.equal(cell.provenance === 'measured' && cell.exercise, 18);
   assert.deepEqual(model.counts, { measured: 1, 'to-measure': 0, cited: 1 });
 });
 
-test('cited badges name each source once; cites resolve to page anchors and pinned lines', () => {
-  const model = buildComparison(fixture(), files);
+test('cites resolve to page anchors and pinned lines', () => {
+  const model = buildComparison(fixture());
   const cell = model.rows[0]!.cells[1]!;
-  assert.equal(badgeReference(cell), 'KEP-F, code.go');
   assert.equal(cell.cites[0]!.href, 'keps/fixture/#one');
   assert.equal(cell.cites[0]!.upstream, `https://github.com/kubernetes/enhancements/blob/${commit}/keps/f/README.md#L3-L4`);
   assert.equal(cell.cites[1]!.upstream, `https://github.com/kubernetes/kubernetes/blob/${commit}/pkg/f/code.go#L7`);
@@ -93,7 +99,7 @@ test('an excerpt in a sibling file (kep.yaml) links to that file', () => {
 test('rows and columns keep content order', () => {
   const data = fixture();
   data.axes.push({ ...structuredClone(data.axes[0]!), id: 'axis-b' });
-  const model = buildComparison(data, files);
+  const model = buildComparison(data);
   assert.deepEqual(model.rows.map((r) => r.id), ['axis-a', 'axis-b']);
   assert.deepEqual(model.rows[0]!.cells.map((c) => c.backend.id), ['ran', 'read']);
 });
@@ -107,6 +113,7 @@ test('rejects a missing cell', () => {
 test('rejects an extra cell for an unknown backend', () => {
   const data = fixture();
   data.axes[0]!.cells.bogus = { answer: 'z', cites: ['fixture-kep/one'] };
+  data.axes[0]!.html.cells.bogus = { answer: 'z' };
   rejects(data, { file: files.axes, row: 'axis-a', column: 'bogus', field: 'cells' }, /unknown backend "bogus"/);
 });
 
@@ -171,6 +178,33 @@ test('rejects an excerpt file whose source is unknown', () => {
   rejects(data, { file: 'content/excerpts/nobody.yaml' }, /no source "nobody"/);
 });
 
+test('rejects a source whose page does not exist', () => {
+  const data = fixture();
+  data.sources[1] = { ...data.sources[1]!, page: 'notes/missing' };
+  rejects(data, { file: files.sources, row: 'fixture-code', field: 'page' }, /no page "notes\/missing" in content\/pages\//);
+});
+
+test('rejects a reading page that leaves out an excerpt of its source', () => {
+  const data = fixture();
+  data.pages[0]!.embeds = [];
+  rejects(data, { file: 'content/pages/keps/fixture.mdx', row: 'fixture-kep/one' }, /does not embed excerpt "fixture-kep\/one"/);
+});
+
+test('rejects a reading page that embeds an excerpt twice', () => {
+  const data = fixture();
+  data.pages[0]!.embeds.push({ id: 'fixture-kep/one', line: 12 });
+  rejects(data, { file: 'content/pages/keps/fixture.mdx', row: 'fixture-kep/one' }, /embedded again \(first at line 9\)/);
+});
+
+test('rejects an excerpt id that is also a heading id on its page', () => {
+  const data = fixture();
+  data.excerpts[0] = { ...data.excerpts[0]!, id: 'status' };
+  data.axes[0]!.cells.ran!.cites = ['fixture-kep/status'];
+  data.axes[0]!.cells.read!.cites = ['fixture-kep/status', 'fixture-code/two'];
+  data.pages[0]!.embeds = [{ id: 'fixture-kep/status', line: 9 }];
+  rejects(data, { file: 'content/excerpts/fixture-kep.yaml', row: 'status', field: 'id' }, /also the id of the heading at content\/pages\/keps\/fixture\.mdx:7/);
+});
+
 test('rejects two excerpts with one anchor on the same page', () => {
   const data = fixture();
   data.sources[1] = { ...data.sources[1]!, page: 'keps/fixture' };
@@ -182,11 +216,11 @@ test('every problem is reported at once', () => {
   const data = fixture();
   delete data.axes[0]!.cells.read;
   data.axes[0]!.cells.ran!.cites = ['nope/nope'];
-  assert.throws(() => buildComparison(data, files), (err: ContentError) => err.problems.length === 2);
+  assert.throws(() => buildComparison(data), (err: ContentError) => err.problems.length === 2);
 });
 
-test('the real content builds: 6 axes x 3 backends, IPVS never measured', () => {
-  const model = buildComparison(loadContent('content'), contentFiles('content'));
+test('the real content builds: 6 axes x 3 backends, IPVS never measured', async () => {
+  const model = await loadTable('content');
   assert.equal(model.rows.length, 6);
   assert.deepEqual(model.backends.map((b) => b.id), ['iptables', 'ipvs', 'nftables']);
   for (const row of model.rows) {

@@ -132,7 +132,7 @@ test('verify-quotes: content the site loader rejects exits 1 and names the file 
       '- id: fixture-no-lines\n  section: FIXTURE\n  quote: FIXTURE\n  answers: FIXTURE\n');
     const run = runCli(join(root, 'tests/fixtures'), '--content', dir);
     assert.equal(run.status, 1, run.stdout + run.stderr);
-    assert.match(run.stdout, /^content: .*excerpts\/fixture-kep-3866\.yaml, row "fixture-no-lines", field "lines": /m);
+    assert.match(run.stdout, /^content: .*excerpts\/fixture-kep-3866\.yaml:1:3: row "fixture-no-lines", field "lines": /m);
     assert.match(run.stdout, /content invalid \(1 problem\)$/m);
   } finally {
     rmSync(dir, { recursive: true, force: true });

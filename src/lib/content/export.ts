@@ -1,7 +1,8 @@
 // The table as data: JSON (with provenance and source links) and CSV. Pure; `siteRoot` is the
 // absolute URL of the deployed site root (base included), e.g. "https://x.dev/kube-proxy-backends/".
 import type { TableModel, CellModel } from './model.ts';
-import { plain } from '../markdown.ts';
+import { plainText } from '../markdown.ts';
+import { routes } from './routes.ts';
 
 const cite = (siteRoot: string) => (c: CellModel['cites'][number]) => ({
   id: c.id,
@@ -20,17 +21,16 @@ export function toJSON(model: TableModel, siteRoot: string) {
     rows: model.rows.map((row) => ({
       id: row.id,
       question: row.question,
-      url: new URL(`#${row.id}`, siteRoot).href,
-      page: new URL(`rows/${row.id}/`, siteRoot).href,
+      url: new URL(routes.rowAnchor(row.id), siteRoot).href,
+      page: new URL(routes.row(row.id), siteRoot).href,
       cells: Object.fromEntries(
         row.cells.map((cell) => [
           cell.backend.id,
           {
             provenance: cell.provenance,
             answer: cell.answer,
-            ...(cell.exercise !== undefined && { exercise: cell.exercise }),
-            ...(cell.how !== undefined && { how: cell.how }),
-            ...(cell.evidence && { evidence: new URL(`evidence/${cell.evidence.id}/`, siteRoot).href }),
+            ...(cell.provenance !== 'cited' && { exercise: cell.exercise, how: cell.how }),
+            ...(cell.provenance === 'measured' && { evidence: new URL(routes.evidence(cell.evidence.id), siteRoot).href }),
             cites: cell.cites.map(cite(siteRoot)),
           },
         ]),
@@ -51,7 +51,7 @@ export function toCSV(model: TableModel, siteRoot: string): string {
   for (const row of model.rows) {
     for (const cell of row.cells) {
       lines.push([
-        row.id, row.question, cell.backend.id, cell.provenance, cell.exercise ?? '', plain(cell.answer),
+        row.id, row.question, cell.backend.id, cell.provenance, cell.provenance === 'cited' ? '' : cell.exercise, plainText(cell.answerHtml),
         cell.cites.map((c) => c.id).join(' '),
         cell.cites.map((c) => new URL(c.href, siteRoot).href).join(' '),
       ].map(String));

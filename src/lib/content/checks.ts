@@ -1,0 +1,180 @@
+// The rules a schema alone cannot see, because they join two entries or two files. One small
+// function per rule; each adds located problems (file, line, row, column, field) and says what to do.
+import type { ContentData, Origin } from './read.ts';
+import { PATHS } from './read.ts';
+import type { Problems, YamlPath } from './errors.ts';
+
+type Check = (data: ContentData, problems: Problems) => void;
+
+/** A list entry's place: its file, and the path inside it (the entry's index first). */
+const at = (o: Origin, ...path: YamlPath) => ({ file: o.file, at: [o.index, ...path] });
+const listOf = (xs: Iterable<string>) => [...xs].join(', ') || 'none';
+
+function duplicates<T extends Origin & { id: string }>(list: T[], kind: string, key: 'row' | 'column', problems: Problems, idOf = (e: T) => e.id) {
+  const seen = new Map<string, T>();
+  for (const e of list) {
+    const first = seen.get(idOf(e));
+    if (first && first.file === e.file)
+      problems.add({ ...at(e, 'id'), [key]: e.id, field: 'id' }, `duplicate ${kind} id "${idOf(e)}" (also at index ${first.index}): ids must be unique; rename one`);
+    if (!first) seen.set(idOf(e), e);
+  }
+}
+
+export const uniqueSourceIds: Check = (data, problems) => duplicates(data.sources, 'source', 'row', problems);
+export const uniqueBackendIds: Check = (data, problems) => duplicates(data.backends, 'backend', 'column', problems);
+export const uniqueAxisIds: Check = (data, problems) => duplicates(data.axes, 'axis', 'row', problems);
+export const uniqueExcerptIds: Check = (data, problems) =>
+  duplicates(data.excerpts, 'excerpt', 'row', problems, (e) => `${e.source}/${e.id}`);
+
+export const excerptFilesNameASource: Check = (data, problems) => {
+  const sources = new Set(data.sources.map((s) => s.id));
+  const reported = new Set<string>();
+  for (const e of data.excerpts) {
+    if (sources.has(e.source) || reported.has(e.file)) continue;
+    reported.add(e.file);
+    problems.add({ file: e.file, line: 1, col: 1 },
+      `no source "${e.source}" in sources.yaml: an excerpt file is named after its source (sources: ${listOf(sources)})`);
+  }
+};
+
+export const quotesOnlyFromPinnedCopies: Check = (data, problems) => {
+  const sources = new Map(data.sources.map((s) => [s.id, s]));
+  for (const e of data.excerpts) {
+    const source = sources.get(e.source);
+    if (source && e.quote !== undefined && !source.quotable)
+      problems.add({ ...at(e, 'quote'), row: e.id, field: 'quote' },
+        `source "${source.id}" has no pinned copy to verify quotes against; write a note in your own words instead`);
+  }
+};
+
+export const oneAnchorPerPage: Check = (data, problems) => {
+  const sources = new Map(data.sources.map((s) => [s.id, s]));
+  const anchors = new Map<string, string>();
+  for (const e of data.excerpts) {
+    const source = sources.get(e.source);
+    if (!source) continue;
+    const key = `${source.page}#${e.id}`;
+    const other = anchors.get(key);
+    if (other && other !== `${e.source}/${e.id}`)
+      problems.add({ ...at(e, 'id'), row: e.id, field: 'id' }, `anchor "#${e.id}" on page ${source.page} is already used by "${other}"; rename this excerpt`);
+    anchors.set(key, `${e.source}/${e.id}`);
+  }
+};
+
+export const cellsNameKnownBackends: Check = (data, problems) => {
+  const backends = new Set(data.backends.map((b) => b.id));
+  for (const axis of data.axes)
+    for (const column of Object.keys(axis.cells))
+      if (!backends.has(column))
+        problems.add({ ...at(axis, 'cells', column), row: axis.id, column, field: 'cells' },
+          `unknown backend "${column}" (backends: ${listOf(backends)}); fix the key or add the backend to ${PATHS.backends}`);
+};
+
+export const everyRowHasEveryCell: Check = (data, problems) => {
+  for (const axis of data.axes)
+    for (const b of data.backends)
+      if (!axis.cells[b.id])
+        problems.add({ ...at(axis, 'cells'), row: axis.id, column: b.id, field: 'cells' },
+          `missing cell: every row needs one cell per backend; add "${b.id}:" with answer and cites`);
+};
+
+export const citesResolve: Check = (data, problems) => {
+  const ids = new Set(data.excerpts.map((e) => `${e.source}/${e.id}`));
+  for (const axis of data.axes)
+    for (const [column, cell] of Object.entries(axis.cells))
+      cell.cites.forEach((id, i) => {
+        if (!ids.has(id))
+          problems.add({ ...at(axis, 'cells', column, 'cites', i), row: axis.id, column, field: `cites[${i}]` },
+            `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`);
+      });
+};
+
+export const measuredOnlyInRunColumns: Check = (data, problems) => {
+  const backends = new Map(data.backends.map((b) => [b.id, b]));
+  for (const axis of data.axes)
+    for (const [column, cell] of Object.entries(axis.cells))
+      if (cell.measure && backends.get(column)?.run === false)
+        problems.add({ ...at(axis, 'cells', column, 'measure'), row: axis.id, column, field: 'measure' },
+          `measured cell in column "${column}", which was not run in this phase (backends.yaml: run: false); remove measure and cite sources instead`);
+};
+
+export const evidenceMatchesItsCell: Check = (data, problems) => {
+  const evidence = new Map(data.evidence.map((e) => [e.id, e]));
+  for (const axis of data.axes)
+    for (const [column, cell] of Object.entries(axis.cells)) {
+      const id = cell.measure?.evidence;
+      if (id === undefined) continue;
+      const where = { ...at(axis, 'cells', column, 'measure', 'evidence'), row: axis.id, column, field: 'measure.evidence' };
+      const ev = evidence.get(id);
+      if (!ev) {
+        problems.add(where, `no evidence file "${id}" in content/evidence/; capture it (README: adding evidence) or remove the line`);
+        continue;
+      }
+      const mismatch: string[] = [];
+      if (ev.exercise !== cell.measure!.exercise) mismatch.push(`exercise ${ev.exercise} (cell: ${cell.measure!.exercise})`);
+      if (ev.axis !== axis.id) mismatch.push(`axis "${ev.axis}" (cell: "${axis.id}")`);
+      if (ev.backend !== column) mismatch.push(`backend "${ev.backend}" (cell: "${column}")`);
+      if (mismatch.length > 0) problems.add(where, `evidence "${ev.id}" (${ev.file}) does not match its cell: ${mismatch.join('; ')}`);
+    }
+};
+
+export const evidenceIsClaimed: Check = (data, problems) => {
+  const claimed = new Set(data.axes.flatMap((a) => Object.values(a.cells).map((c) => c.measure?.evidence)));
+  for (const ev of data.evidence)
+    if (!claimed.has(ev.id))
+      problems.add({ file: ev.file, at: ['axis'], row: ev.axis, column: ev.backend, field: 'axis' },
+        `evidence "${ev.id}" is not referenced by its cell: add "evidence: ${ev.id}" under that cell's measure in ${PATHS.axes}`);
+};
+
+export const sourcePagesExist: Check = (data, problems) => {
+  const pages = new Set(data.pages.map((p) => p.id));
+  for (const s of data.sources)
+    if (!pages.has(s.page))
+      problems.add({ ...at(s, 'page'), row: s.id, field: 'page' },
+        `no page "${s.page}" in content/pages/: create content/pages/${s.page}.mdx or point page at an existing one`);
+};
+
+export const readingPagesEmbedTheirExcerpts: Check = (data, problems) => {
+  const ids = new Set(data.excerpts.map((e) => `${e.source}/${e.id}`));
+  for (const page of data.pages) {
+    for (const embed of page.embeds)
+      if (!ids.has(embed.id))
+        problems.add({ file: page.file, line: embed.line, col: 1, field: 'Excerpt id' },
+          `<Excerpt id="${embed.id}" />: no such excerpt in content/excerpts/ (ids look like "kep-3866/data-plane")`);
+    for (const source of data.sources.filter((s) => s.page === page.id)) {
+      for (const e of data.excerpts.filter((x) => x.source === source.id)) {
+        const id = `${source.id}/${e.id}`;
+        const found = page.embeds.filter((x) => x.id === id);
+        if (found.length === 0)
+          problems.add({ file: page.file, line: 1, col: 1, row: id },
+            `reading page of ${source.label} does not embed excerpt "${id}" (${e.file}): add <Excerpt id="${id}" /> where it belongs`);
+        for (const dup of found.slice(1))
+          problems.add({ file: page.file, line: dup.line, col: 1, row: id },
+            `excerpt "${id}" is embedded again (first at line ${found[0]!.line}): embed each excerpt once`);
+      }
+    }
+  }
+};
+
+export const excerptIdsAreNotHeadingIds: Check = (data, problems) => {
+  const pages = new Map(data.pages.map((p) => [p.id, p]));
+  const sources = new Map(data.sources.map((s) => [s.id, s]));
+  for (const e of data.excerpts) {
+    const page = pages.get(sources.get(e.source)?.page ?? '');
+    const heading = page?.headings.find((h) => h.id === e.id);
+    if (page && heading)
+      problems.add({ ...at(e, 'id'), row: e.id, field: 'id' },
+        `excerpt id "${e.id}" is also the id of the heading at ${page.file}:${heading.line}; two elements would share #${e.id}: rename the excerpt`);
+  }
+};
+
+/** Every rule, in the order an author meets the files. */
+export const CHECKS: readonly Check[] = [
+  uniqueSourceIds, excerptFilesNameASource, uniqueExcerptIds, quotesOnlyFromPinnedCopies, oneAnchorPerPage,
+  uniqueBackendIds, uniqueAxisIds, cellsNameKnownBackends, everyRowHasEveryCell, citesResolve, measuredOnlyInRunColumns,
+  evidenceMatchesItsCell, evidenceIsClaimed, sourcePagesExist, readingPagesEmbedTheirExcerpts, excerptIdsAreNotHeadingIds,
+];
+
+export function checkContent(data: ContentData, problems: Problems): void {
+  for (const check of CHECKS) check(data, problems);
+}

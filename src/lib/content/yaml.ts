@@ -1,0 +1,55 @@
+// One YAML file, parsed with positions: `at(path)` gives the line and column of the deepest part
+// of a path that exists (a field's key, a list item), so every problem can point at its line.
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
+import type { Problem, YamlPath } from './errors.ts';
+
+export interface Pos { line: number; col: number }
+
+export interface YamlFile {
+  file: string;
+  /** The parsed value, or undefined when the file does not parse. */
+  value: unknown;
+  /** Parse errors, each with its line and column. */
+  problems: Problem[];
+  at(path: YamlPath): Pos;
+}
+
+export function parseYaml(text: string, file: string, lineOffset = 0): YamlFile {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const pos = (offset: number): Pos => {
+    const { line, col } = lines.linePos(offset);
+    return { line: line + lineOffset, col };
+  };
+  // An error found at the end of the file (an unclosed bracket) points at its last line of text.
+  const lastText = text.trimEnd().length;
+  const problems: Problem[] = doc.errors.map((e) => ({
+    file,
+    ...pos(Math.min(e.pos[0], Math.max(0, lastText - 1))),
+    problem: `malformed YAML: ${e.message.split('\n')[0]} (fix the syntax on this line)`,
+  }));
+
+  const at = (path: YamlPath): Pos => {
+    let node: unknown = doc.contents;
+    let found = node && isNodeWithRange(node) ? pos(node.range[0]) : { line: 1 + lineOffset, col: 1 };
+    for (const key of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
+        if (!pair) break;
+        if (isNodeWithRange(pair.key)) found = pos(pair.key.range[0]);
+        node = pair.value;
+      } else if (isSeq(node) && typeof key === 'number') {
+        const item = node.items[key];
+        if (!item) break;
+        if (isNodeWithRange(item)) found = pos(item.range[0]);
+        node = item;
+      } else break;
+    }
+    return found;
+  };
+  return { file, value: problems.length > 0 ? undefined : doc.toJS(), problems, at };
+}
+
+function isNodeWithRange(n: unknown): n is Node & { range: [number, number, number] } {
+  return typeof n === 'object' && n !== null && Array.isArray((n as { range?: unknown }).range);
+}
