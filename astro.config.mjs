@@ -9,6 +9,7 @@ import rehypeExternalLinks from 'rehype-external-links';
 import { headingAnchor } from './src/lib/heading-anchor.ts';
 import { rehypeBaseLinks } from './src/lib/rehype-base-links.ts';
 import { normaliseBase } from './src/lib/base.ts';
+import pagefind from './src/integrations/pagefind.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
@@ -31,6 +32,8 @@ export default defineConfig({
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed.
     sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) }),
+    // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
+    pagefind(),
   ],
   markdown: {
     // Astro 7's default processor (Sätteri) runs no remark/rehype plugins; remark-gfm needs unified.

@@ -23,7 +23,7 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 base="${SITE_BASE:-/}"
 port="${PORT:-4321}"
 
-build() { astro build "$@" && pagefind --site dist --output-subdir pagefind; }
+build() { astro build "$@"; } # Pagefind runs inside it (src/integrations/pagefind.ts)
 e2e() { playwright test "$@"; }
 
 task="${1:-}"; shift || true
