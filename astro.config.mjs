@@ -4,6 +4,8 @@ import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import { normaliseBase } from './src/lib/base.ts';
 import { markdownConfig } from './src/lib/markdown-pipeline.ts';
+import pagefind from './src/integrations/pagefind.ts';
+import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
@@ -21,11 +23,25 @@ export default defineConfig({
   // No inline <script> or <style>: everything is a file from 'self', so public/_headers can
   // carry a strict Content-Security-Policy without hashes that change with every edit.
   build: { format: 'directory', inlineStylesheets: 'never' },
-  vite: { build: { assetsInlineLimit: 0 } }, // Astro inlines scripts below this size
+  vite: {
+    build: {
+      assetsInlineLimit: 0, // Astro inlines scripts below this size
+      rolldownOptions: {
+        // One harmless rolldown warning per MDX page, from Astro itself (withastro/astro#18087; see
+        // src/lib/rolldown-logs.ts). Only that one is dropped; every other log goes on as before.
+        onLog(level, log, handler) {
+          if (level === 'warn' && isHeadInjectDirectiveWarning(log)) return;
+          handler(level, log);
+        },
+      },
+    },
+  },
   integrations: [
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed.
     sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) }),
+    // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
+    pagefind(),
   ],
   // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts).
   markdown: markdownConfig(base),

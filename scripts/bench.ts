@@ -57,10 +57,10 @@ function timed(cmd: string, argv: string[], env: NodeJS.ProcessEnv, logFile: str
   });
 }
 
-/** Wall milliseconds of each step, CPU milliseconds of both, and the 1-minute load average at the start. */
-interface BuildTime { astro: number; pagefind: number; cpu: number; load: number }
+/** Wall and CPU milliseconds of the build, and the 1-minute load average at the start. */
+interface BuildTime { astro: number; cpu: number; load: number }
 
-/** `npm run build`'s two steps (astro build, then pagefind) into .bench/out-<label>. */
+/** `npm run build` (astro build, which runs Pagefind in its astro:build:done hook) into .bench/out-<label>. */
 async function build(label: string, contentDir: string): Promise<{ outDir: string; times: BuildTime }> {
   const outDir = join(benchDir, `out-${label}`);
   const logFile = join(benchDir, `build-${label}.log`);
@@ -69,8 +69,7 @@ async function build(label: string, contentDir: string): Promise<{ outDir: strin
   const load = os.loadavg()[0]!;
   const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', OUT_DIR: outDir, CONTENT_DIR: contentDir, SITE_BASE: base };
   const astro = await timed(bin('astro'), ['build'], env, logFile);
-  const pagefind = await timed(bin('pagefind'), ['--site', outDir, '--output-subdir', 'pagefind'], env, logFile);
-  return { outDir, times: { astro: astro.wall, pagefind: pagefind.wall, cpu: astro.cpu + pagefind.cpu, load } };
+  return { outDir, times: { astro: astro.wall, cpu: astro.cpu, load } };
 }
 
 async function buildRuns(label: string, contentDir: string) {
@@ -81,7 +80,7 @@ async function buildRuns(label: string, contentDir: string) {
     const b = await build(label, contentDir);
     outDir = b.outDir;
     times.push(b.times);
-    log(`  astro build ${seconds(b.times.astro)}, pagefind ${seconds(b.times.pagefind)}, CPU ${seconds(b.times.cpu)} (load average ${b.times.load.toFixed(1)})`);
+    log(`  astro build ${seconds(b.times.astro)}, CPU ${seconds(b.times.cpu)} (load average ${b.times.load.toFixed(1)})`);
   }
   return { outDir, times };
 }
@@ -257,8 +256,7 @@ async function main() {
       const t = s.pages.find((p) => p.path === TABLE_PATH)!;
       const first = t.html.gzip + t.css.gzip;
       return [
-        s.rows, s.pageCount, timeCell(s.times.map((x) => x.astro)), timeCell(s.times.map((x) => x.pagefind)),
-        timeCell(s.times.map((x) => x.astro + x.pagefind)), timeCell(s.times.map((x) => x.cpu)), t.html.raw, t.html.gzip, first,
+        s.rows, s.pageCount, timeCell(s.times.map((x) => x.astro)), timeCell(s.times.map((x) => x.cpu)), t.html.raw, t.html.gzip, first,
         first <= BUDGET.tableHtmlCssGzip ? 'PASS' : `FAIL (+${formatBytes(first - BUDGET.tableHtmlCssGzip)})`,
         s.noJs.missing.length === 0 ? 'PASS' : `FAIL (${s.noJs.missing.length} missing)`,
       ];
@@ -278,8 +276,8 @@ async function main() {
         ` Node ${machine.node}, Chromium ${machine.chromium}.`,
       `Sizes are bytes; "gzip" is each file compressed on its own at level ${GZIP_LEVEL}. Each page was loaded cold` +
         ' (fresh browser context) until the network was idle; requests count everything the browser fetched, the' +
-        ' document included. Build time is the wall time of `astro build` plus `pagefind`; build CPU is the user +' +
-        ' system time of their processes, which a busy machine disturbs less than wall time. ' +
+        ' document included. Build time is the wall time of `astro build`, Pagefind indexing included; build CPU is' +
+        ' the user + system time of its processes, which a busy machine disturbs less than wall time. ' +
         (runs > 1 ? `Both are the median of ${runs} builds (min–max).` : 'Both are from one build.') +
         ` The 1-minute load average when the builds started ranged from ${Math.min(...loads).toFixed(1)} to` +
         ` ${Math.max(...loads).toFixed(1)} on these ${machine.cpus} CPUs.`,
@@ -297,7 +295,7 @@ async function main() {
       'Rows beyond the real six are synthetic (`bench-axis-NNNN`, filler text the length of the real cells, real',
       'cites), generated into `.bench/` and never committed.',
       '',
-      markdownTable(['axes', 'pages', 'astro build', 'pagefind', 'build total', 'build CPU', 'table HTML', 'HTML gzip',
+      markdownTable(['axes', 'pages', 'build', 'build CPU', 'table HTML', 'HTML gzip',
         'HTML + CSS gzip', `<= ${formatBytes(BUDGET.tableHtmlCssGzip)}`, 'rows without JS'], scaleRows),
       '',
       '### Where the table page\'s bytes go',

@@ -23,7 +23,10 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 base="${SITE_BASE:-/}"
 port="${PORT:-4321}"
 
-build() { astro build "$@" && pagefind --site dist --output-subdir pagefind; }
+# Pagefind runs inside astro build (src/integrations/pagefind.ts). The log passes through
+# scripts/check-build-log.ts, which fails the build if it printed any warning (pipefail keeps
+# astro's own failure too).
+build() { astro build "$@" 2>&1 | node scripts/check-build-log.ts; }
 e2e() { playwright test "$@"; }
 
 task="${1:-}"; shift || true

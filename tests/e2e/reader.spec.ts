@@ -91,7 +91,7 @@ test.describe('search', () => {
     for (const path of ['', 'exercise/', ...pages.filter((p) => p.path.startsWith('rows/')).map((p) => p.path)]) {
       expect(urls, `${path || 'home'} is searchable`).toContain(served(baseURL, path));
     }
-    // Screen-reader text of heading anchors and copy buttons is not content (pagefind.yml).
+    // Screen-reader text of heading anchors and copy buttons is not content (EXCLUDE_SELECTORS in src/integrations/pagefind.ts).
     for (const d of indexed) expect(d.content, d.url).not.toMatch(/Section titled|Copy link/);
   });
 
