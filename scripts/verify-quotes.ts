@@ -1,5 +1,7 @@
 // Checks every verbatim quote in content/excerpts/*.yaml against a kubernetes/enhancements
-// checkout (the pinned copy in ../shared/sources/kubernetes-enhancements will do).
+// checkout (the pinned copy in ../shared/sources/kubernetes-enhancements will do): the quote is
+// verbatim, its `lines` are no wider than the lines it occupies, and its `cut` says where it breaks
+// off mid-sentence (all in verifyQuotes, src/lib/quotes.ts).
 //
 //   node scripts/verify-quotes.ts <path to a kubernetes/enhancements checkout> [--content <dir>]
 //

@@ -6,11 +6,24 @@ import { existsSync, mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkQuote, normaliseWhitespace, verifyQuotes } from '../../src/lib/quotes.ts';
+import { checkQuote, checkQuoteRange, normaliseWhitespace, quoteCut, quoteSpan, verifyQuotes } from '../../src/lib/quotes.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const enhancements = resolve(root, '../shared/sources/kubernetes-enhancements');
 const mutatedFixture = join(root, 'tests/fixtures/content-mutated-quote');
+const tooWideFixture = join(root, 'tests/fixtures/content-too-wide-range');
+
+/**
+ * Whether the pinned copy is here. Outside CI a missing copy skips the test, saying so; in CI
+ * (CI=true), where ../shared is always provided, a missing copy fails it instead.
+ */
+function havePinnedCopy(t: { skip: (message: string) => void }): boolean {
+  if (existsSync(enhancements)) return true;
+  const message = `pinned copy ../shared/sources/kubernetes-enhancements not found (looked in ${enhancements})`;
+  if (process.env.CI === 'true') assert.fail(`${message}; CI=true, so this check must not be skipped`);
+  t.skip(`${message}; skipped because this is not CI`);
+  return false;
+}
 
 const runCli = (...args: string[]) =>
   spawnSync(process.execPath, ['scripts/verify-quotes.ts', ...args], { cwd: root, encoding: 'utf8' });
@@ -67,6 +80,81 @@ test('checkQuote reports a line range outside the file', () => {
   assert.equal(checkQuote('Heading', sample, [0, 1]).ok, false);
 });
 
+const prose = [
+  '## Heading',
+  '',
+  'First sentence here. The second sentence runs on',
+  'across a line break; and then it ends here.',
+  '',
+  '- a list item without a full stop',
+  '',
+  '```',
+  'chain x {',
+  '  rule one  # comment',
+  '}',
+  '```',
+  '',
+].join('\n');
+
+test('quoteSpan finds the lines a quote occupies inside a wider range', () => {
+  assert.deepEqual(quoteSpan('The second sentence runs on across', prose, [1, 6]), [3, 4]);
+  assert.deepEqual(quoteSpan('First sentence here.', prose, [3, 3]), [3, 3]);
+  assert.equal(quoteSpan('not in the text', prose, [1, 6]), null);
+});
+
+test('checkQuoteRange fails a range wider than the quote and names the lines it occupies', () => {
+  assert.deepEqual(checkQuoteRange('First sentence here.', prose, [3, 3]), { ok: true });
+  assert.deepEqual(checkQuoteRange('runs on across a line break', prose, [3, 4]), { ok: true });
+  const wide = checkQuoteRange('First sentence here.', prose, [1, 4]);
+  assert.equal(wide.ok, false);
+  if (wide.ok) return;
+  assert.match(wide.reason, /stated lines 1-4 are wider than the quote, which occupies line 3; state \[3, 3\]/);
+  const wideEnd = checkQuoteRange('runs on across a line break', prose, [3, 6]);
+  assert.equal(wideEnd.ok, false);
+  // A quote that is not in the range at all is reported as missing, not as too wide.
+  const missing = checkQuoteRange('not in the text', prose, [1, 6]);
+  assert.equal(missing.ok, false);
+  if (!missing.ok) assert.match(missing.reason, /not found in lines 1-6/);
+});
+
+test('quoteCut: prose is cut where a quote starts or ends inside a sentence', () => {
+  assert.equal(quoteCut('First sentence here.', prose, [3, 3]), undefined);
+  assert.equal(quoteCut('The second sentence runs on across a line break; and then it ends here.', prose, [3, 4]), undefined);
+  assert.equal(quoteCut('and then it ends here.', prose, [4, 4]), 'start');
+  assert.equal(quoteCut('First sentence here. The second sentence', prose, [3, 3]), 'end');
+  assert.equal(quoteCut('second sentence runs on', prose, [3, 3]), 'both');
+  // A list item or heading starts a block; one that ends without a full stop is still whole.
+  assert.equal(quoteCut('a list item without a full stop', prose, [6, 6]), undefined);
+  assert.equal(quoteCut('Heading', prose, [1, 1]), undefined);
+});
+
+test('quoteCut: code blocks and YAML are cut mid-line, not mid-sentence', () => {
+  assert.equal(quoteCut('chain x {', prose, [9, 9]), undefined);
+  assert.equal(quoteCut('# comment', prose, [10, 10]), 'start');
+  assert.equal(quoteCut('rule one', prose, [10, 10]), 'end');
+  const yaml = 'milestone:\n  alpha: "v1.22"\n  beta: "v1.26"\n';
+  assert.equal(quoteCut('alpha: "v1.22" beta: "v1.26"', yaml, [2, 3], { lineOriented: true }), undefined);
+  assert.equal(quoteCut('"v1.22"', yaml, [2, 2], { lineOriented: true }), 'start');
+});
+
+test('verifyQuotes reports a too-wide range and a cut that does not match the source', () => {
+  const sources = [{ id: 'fixture-kep', repo: 'kubernetes/enhancements', path: 'keps/fixture/README.md' }];
+  const read = (path: string) => (path === 'keps/fixture/README.md' ? prose : null);
+  const excerpts = [
+    { id: 'exact', source: 'fixture-kep', lines: [3, 3] as [number, number], quote: 'First sentence here.' },
+    { id: 'wide', source: 'fixture-kep', lines: [1, 4] as [number, number], quote: 'First sentence here.' },
+    { id: 'declared-cut', source: 'fixture-kep', lines: [4, 4] as [number, number], quote: 'and then it ends here.', cut: 'start' as const },
+    { id: 'undeclared-cut', source: 'fixture-kep', lines: [4, 4] as [number, number], quote: 'and then it ends here.' },
+    { id: 'needless-cut', source: 'fixture-kep', lines: [3, 3] as [number, number], quote: 'First sentence here.', cut: 'end' as const },
+  ];
+  const report = verifyQuotes({ sources, excerpts }, read);
+  assert.equal(report.checked, 5);
+  assert.deepEqual(report.problems.map((p) => p.split(':')[0]), ['fixture-kep/wide', 'fixture-kep/undeclared-cut', 'fixture-kep/needless-cut'], report.problems.join('\n'));
+  assert.match(report.problems[0] ?? '', /wider than the quote, which occupies line 3/);
+  assert.match(report.problems[1] ?? '', /says no cut, but the quote breaks off mid-sentence, so state cut: start/);
+  assert.match(report.problems[2] ?? '', /says cut: end, but the quote starts and ends where a sentence does/);
+});
+
 test('verifyQuotes: checks only kubernetes/enhancements quotes, resolves kep.yaml paths, names each problem', () => {
   const sources = [
     { id: 'fixture-kep', repo: 'kubernetes/enhancements', path: 'keps/fixture/README.md' },
@@ -92,10 +180,7 @@ test('verifyQuotes: checks only kubernetes/enhancements quotes, resolves kep.yam
 });
 
 test('verify-quotes: every quote in content/ matches the pinned kubernetes/enhancements copy', (t) => {
-  if (!existsSync(enhancements)) {
-    t.skip(`pinned copy ../shared/sources/kubernetes-enhancements not found (looked in ${enhancements})`);
-    return;
-  }
+  if (!havePinnedCopy(t)) return;
   const run = runCli(enhancements);
   assert.equal(run.status, 0, `verify-quotes failed:\n${run.stdout}${run.stderr}`);
   assert.match(run.stdout, /^\d+ quotes checked, 0 mismatches$/m);
@@ -104,14 +189,20 @@ test('verify-quotes: every quote in content/ matches the pinned kubernetes/enhan
 });
 
 test('verify-quotes: a mutated quote (FIXTURE) exits 1 and names the excerpt', (t) => {
-  if (!existsSync(enhancements)) {
-    t.skip(`pinned copy ../shared/sources/kubernetes-enhancements not found (looked in ${enhancements})`);
-    return;
-  }
+  if (!havePinnedCopy(t)) return;
   const run = runCli(enhancements, '--content', mutatedFixture);
   assert.equal(run.status, 1, `expected exit 1:\n${run.stdout}${run.stderr}`);
   assert.match(run.stdout, /^fixture-kep-3866\/fixture-mutated-quote: /m);
   assert.doesNotMatch(run.stdout, /fixture-correct-quote/, 'the unchanged quote in the fixture passes');
+  assert.match(run.stdout, /^2 quotes checked, 1 mismatches$/m);
+});
+
+test('verify-quotes: a line range wider than its quote (FIXTURE) exits 1 and names the lines', (t) => {
+  if (!havePinnedCopy(t)) return;
+  const run = runCli(enhancements, '--content', tooWideFixture);
+  assert.equal(run.status, 1, `expected exit 1:\n${run.stdout}${run.stderr}`);
+  assert.match(run.stdout, /^fixture-kep-5495\/fixture-too-wide-range: .*stated lines 119-155 are wider than the quote, which occupies lines 142-145; state \[142, 145\]$/m);
+  assert.doesNotMatch(run.stdout, /fixture-exact-range/, 'the same quote with its exact range passes');
   assert.match(run.stdout, /^2 quotes checked, 1 mismatches$/m);
 });
 

@@ -39,12 +39,18 @@ export const excerptSchema = z
     /** Another file in the source's directory (e.g. kep.yaml), when not the source file itself. */
     path: z.string().min(1).optional(),
     quote: z.string().min(1).max(600, 'quotes must be short (at most 600 characters)').optional(),
+    /** Where a quote breaks off mid-sentence (mid-line in YAML or code); shown as an ellipsis there. */
+    cut: z.enum(['start', 'end', 'both']).optional(),
     note: z.string().min(1).optional(),
     answers: z.string().min(1),
   })
   .refine((e) => (e.quote === undefined) !== (e.note === undefined), {
     message: 'needs exactly one of quote (verbatim) or note (own words)',
     path: ['quote'],
+  })
+  .refine((e) => e.cut === undefined || e.quote !== undefined, {
+    message: 'cut marks where a quote is cut; a note has none',
+    path: ['cut'],
   });
 
 export const backendSchema = z.strictObject({
