@@ -4,7 +4,7 @@
 // Two boundary rules follow: the stated lines must be exactly the lines the quote occupies (not
 // wider), and an excerpt's `cut` must say where the quote breaks off mid-sentence (see quoteCut).
 // Pure module (no I/O) so the CLI, the build and the unit tests share the same rule.
-import { posix } from 'node:path';
+import { upstreamPath } from './content/model.ts';
 
 export type QuoteCheck = { ok: true } | { ok: false; reason: string };
 
@@ -176,7 +176,7 @@ export function verifyQuotes(
       continue;
     }
     if (source.repo !== QUOTED_REPO) continue;
-    const file = e.path ? posix.join(posix.dirname(source.path), e.path) : source.path;
+    const file = upstreamPath(source, e);
     checked++;
     const text = readFile(file);
     if (text === null) {

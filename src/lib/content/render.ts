@@ -1,8 +1,9 @@
 // Inline Markdown from YAML, rendered by the site's configured Markdown processor and plugins.
-import type { AstroConfig } from 'astro';
+import type { AstroConfig, AstroUserConfig } from 'astro';
 import type { Render } from './read.ts';
 
-type Markdown = Pick<AstroConfig['markdown'], 'processor' | 'syntaxHighlight' | 'shikiConfig' | 'gfm'>;
+/** The markdown config, as astro.config.mjs writes it or as Astro resolves it; it needs a processor. */
+type Markdown = NonNullable<AstroUserConfig['markdown']> & Pick<AstroConfig['markdown'], 'processor'>;
 
 /**
  * The processor of astro.config.mjs, with typographic quotes off: these fields hold verbatim

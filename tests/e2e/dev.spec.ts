@@ -1,0 +1,86 @@
+// The author's loop: `astro dev` on a copy of the content. An edit to a YAML cell and to an MDX
+// page shows in the open page with no restart; a content mistake shows in the terminal (at
+// file:line:column) and in the browser's error overlay; fixing it recovers, still with no restart.
+import { test, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { normaliseBase } from '../../src/lib/base.ts';
+import { freePort } from '../support/ports.ts';
+
+test.skip(normaliseBase(process.env.SITE_BASE) !== '/', 'the dev-server test runs once per suite, with the run at base /');
+test.describe.configure({ timeout: 300_000 });
+
+const MARK = 'FIXTURE live edit';
+const BAD_CITE = 'fixture-source/fixture-no-such-excerpt';
+
+let server: ChildProcess | undefined;
+let output = '';
+let work = '';
+
+test.afterAll(() => {
+  server?.kill('SIGTERM');
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('npm run dev: edits show live, a content mistake shows in the terminal and the overlay, and a fix recovers', async ({ page }) => {
+  work = mkdtempSync(join(tmpdir(), 'dev-test-'));
+  const content = join(work, 'content');
+  cpSync('content', content, { recursive: true });
+  const port = await freePort();
+  server = spawn(process.execPath, ['node_modules/astro/bin/astro.mjs', 'dev', '--ignore-lock', '--host', '127.0.0.1', '--port', String(port)], {
+    env: { ...process.env, CONTENT_DIR: content, CACHE_DIR: join(work, 'cache'), SITE_BASE: '/', ASTRO_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [server.stdout!, server.stderr!]) stream.on('data', (d: Buffer) => { output += d.toString(); });
+  const origin = `http://127.0.0.1:${port}`;
+  await expect.poll(async () => (await fetch(origin).catch(() => null))?.status, { timeout: 180_000, message: `dev server up:\n${output}` }).toBe(200);
+
+  // The first row's first cell, whatever they are today.
+  const axesFile = join(content, 'comparison/axes.yaml');
+  const axes = parseDocument(readFileSync(axesFile, 'utf8'));
+  const row = String(axes.getIn([0, 'id']));
+  const backend = String(Object.keys((axes.toJS() as Array<{ cells: object }>)[0]!.cells)[0]);
+  const answer = String(axes.getIn([0, 'cells', backend, 'answer']));
+  const cell = page.locator(`tr#${row} td[data-backend="${backend}"] .cell-answer`);
+
+  await page.goto(`${origin}/`);
+  await expect(cell).not.toContainText(MARK);
+
+  // A YAML edit shows in the open page (live reload), no restart.
+  axes.setIn([0, 'cells', backend, 'answer'], `${MARK}: ${answer}`);
+  writeFileSync(axesFile, axes.toString());
+  await expect(cell).toContainText(MARK, { timeout: 60_000 });
+
+  // An MDX edit too.
+  const homeFile = join(content, 'pages/index.mdx');
+  writeFileSync(homeFile, `${readFileSync(homeFile, 'utf8')}\n\n${MARK} in MDX.\n`);
+  await expect(page.getByText(`${MARK} in MDX.`)).toBeVisible({ timeout: 60_000 });
+
+  // A mistake: the terminal names file:line:column, row, column and field; the page shows the overlay.
+  const firstCite = String(axes.getIn([0, 'cells', backend, 'cites', 0]));
+  axes.setIn([0, 'cells', backend, 'cites', 0], BAD_CITE);
+  writeFileSync(axesFile, axes.toString());
+  const badLine = readFileSync(axesFile, 'utf8').split('\n').findIndex((l) => l.includes(BAD_CITE)) + 1;
+  const located = new RegExp(`comparison/axes\\.yaml:${badLine}:\\d+: row "${row}", column "${backend}", field "cites\\[0\\]": unknown excerpt id "${BAD_CITE}"`);
+  await expect.poll(() => output, { timeout: 60_000, message: 'the terminal shows the located problem' }).toMatch(located);
+  const overlay = page.locator('vite-error-overlay');
+  await expect(async () => {
+    await page.reload();
+    await expect(overlay).toContainText(`unknown excerpt id "${BAD_CITE}"`, { timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(overlay).toContainText(`axes.yaml:${badLine}:`);
+
+  // Fixed: the page recovers without a restart.
+  axes.setIn([0, 'cells', backend, 'cites', 0], firstCite);
+  writeFileSync(axesFile, axes.toString());
+  await expect.poll(() => output, { timeout: 60_000 }).toMatch(/content problems fixed/);
+  await expect(async () => {
+    await page.reload();
+    await expect(cell).toContainText(MARK, { timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(overlay).toHaveCount(0);
+  expect(server.exitCode, 'the same server ran throughout').toBeNull();
+});
