@@ -1,10 +1,15 @@
 import { defineConfig, devices } from '@playwright/test';
 import { normaliseBase } from './src/lib/base.ts';
+import { SERVING } from './tests/support/ports.ts';
 
 // The e2e suite runs against the built site (dist/) served by a plain static server mounted
 // at SITE_BASE, so it proves what any static host will serve. Build with the same SITE_BASE.
 const base = normaliseBase(process.env.SITE_BASE);
-const port = Number(process.env.PREVIEW_PORT ?? 4322);
+// The server takes a free port (or PREVIEW_PORT, if set) and prints it; webServer.wait reads it
+// into process.env.E2E_PORT in the runner before any worker starts. Each worker evaluates this
+// file again and inherits that variable, so every worker gets the same, real baseURL. (In the
+// runner itself, before the server is up, the URL is a placeholder nothing navigates to.)
+const port = process.env.E2E_PORT ?? process.env.PREVIEW_PORT ?? '0';
 const baseURL = `http://127.0.0.1:${port}${base}`;
 // Playwright cannot download browsers here: use Debian's Chromium.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -29,8 +34,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `node tests/support/static-server.ts ${port}`,
-    url: baseURL,
+    command: `node tests/support/static-server.ts ${process.env.PREVIEW_PORT ?? 0}`,
+    wait: { stdout: SERVING },
     reuseExistingServer: false,
     timeout: 30_000,
     stdout: 'ignore',

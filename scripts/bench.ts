@@ -4,13 +4,13 @@
 // build time and the table page's weight grow. Progress goes to stderr; the Markdown report to
 // stdout, and every figure to .bench/results.json.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { openSync, closeSync, readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { chromium, type Browser } from '@playwright/test';
 import { normaliseBase } from '../src/lib/base.ts';
+import { SERVING } from '../tests/support/ports.ts';
 import { loadContent } from '../src/lib/content/load.ts';
 import {
   sizeOf, addSizes, childCpuMs, marginalGzip, TABLE_PAGE_PARTS, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
@@ -85,25 +85,19 @@ async function buildRuns(label: string, contentDir: string) {
   return { outDir, times };
 }
 
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const s = createServer().once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-
-/** The e2e suite's static server, pointed at one build folder. */
+/** The e2e suite's static server, pointed at one build folder, on a port it picks. */
 export async function serve(dir: string): Promise<{ siteUrl: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'tests/support/static-server.ts'), String(port)], {
+  const child = spawn(process.execPath, [join(root, 'tests/support/static-server.ts'), '0'], {
     cwd: root, env: { ...process.env, SERVE_DIR: dir, SITE_BASE: base }, stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((done, fail) => {
+  const port = await new Promise<string>((done, fail) => {
+    let out = '';
     child.once('error', fail);
     child.once('exit', (code) => fail(new Error(`static server exited ${code}`)));
-    child.stdout!.once('data', () => done());
+    child.stdout!.on('data', (chunk) => {
+      const port = SERVING.exec((out += chunk))?.groups?.e2e_port;
+      if (port) done(port);
+    });
   });
   const stop = () =>
     new Promise<void>((done) => {

@@ -10,11 +10,11 @@
 //
 // Exit 0 when every link resolves, 1 when any does not, 2 on a usage error.
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LinkChecker, LinkState, type LinkResult } from 'linkinator';
 import { normaliseBase } from '../src/lib/base.ts';
+import { freePort } from '../tests/support/ports.ts';
 
 export interface LinkProblem {
   /** The page the link is on, as a site path ("/rows/drain/"). */
@@ -42,16 +42,6 @@ export interface CheckOptions {
 
 const HOST = '127.0.0.1'; // linkinator's own static server listens here
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
-
-const freePort = (): Promise<number> =>
-  new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
 
 const htmlFiles = (dir: string): string[] =>
   (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[])
@@ -116,7 +106,7 @@ export async function checkLinks(options: CheckOptions): Promise<LinkReport> {
     cleanup = () => rmSync(root, { recursive: true, force: true });
   }
 
-  const port = await freePort();
+  const port = await freePort(HOST);
   const local = `http://${HOST}:${port}`;
   const siteOrigin = options.site ? new URL(options.site).origin : undefined;
   const isInternal = (url: string): boolean => {

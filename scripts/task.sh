@@ -4,6 +4,7 @@
 # they are missing or stale, then runs the task.
 #   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
 #   test           everything CI runs: types, unit tests, build + e2e at / and under a sub-path
+#   stress         the e2e suite 5 times at each base with every core kept busy (scripts/stress.ts)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -43,6 +44,7 @@ case "$task" in
   e2e) e2e "$@" ;;
   verify-quotes) node scripts/verify-quotes.ts "$@" ;;
   bench) node scripts/bench.ts "$@" ;;
+  stress) node scripts/stress.ts "$@" ;;
   test)
     astro check
     node --test "tests/unit/**/*.test.ts"
@@ -54,5 +56,5 @@ case "$task" in
       e2e
     done
     ;;
-  *) echo "usage: scripts/task.sh serve|test|build|preview|check|unit|e2e|bench|verify-quotes" >&2; exit 2 ;;
+  *) echo "usage: scripts/task.sh serve|test|stress|build|preview|check|unit|e2e|bench|verify-quotes" >&2; exit 2 ;;
 esac

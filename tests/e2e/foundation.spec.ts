@@ -20,7 +20,10 @@ test('primary navigation reaches every section, with the base path', async ({ pa
   await page.goto('');
   const nav = page.getByRole('navigation', { name: 'Primary' });
   for (const name of ['Exercise', 'Readings', 'Drain answer']) {
+    const href = (await nav.getByRole('link', { name }).getAttribute('href'))!;
     await nav.getByRole('link', { name }).click();
+    // The new page, loaded (the old page's heading would pass a check made before it commits).
+    await page.waitForURL(new URL(href, page.url()).href);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(page.url().startsWith(baseURL!)).toBe(true);
     await expect(nav.getByRole('link', { name })).toHaveAttribute('aria-current', 'page');
@@ -30,7 +33,8 @@ test('primary navigation reaches every section, with the base path', async ({ pa
 test('styles and assets load under the base path', async ({ page }) => {
   const failed: string[] = [];
   page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
-  await page.goto('exercise/');
+  // Every request answered (the favicon, for one, is fetched after the load event).
+  await page.goto('exercise/', { waitUntil: 'networkidle' });
   expect(failed).toEqual([]);
   // The stylesheet applied: the header is a flex row.
   await expect(page.getByRole('banner')).toHaveCSS('display', 'flex');

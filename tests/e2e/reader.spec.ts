@@ -8,11 +8,16 @@ import { sitemapPages, recordCspViolations } from '../support/site-pages.ts';
 /** The page's path on the server: base + site-relative path. */
 const served = (baseURL: string | undefined, path: string) => new URL(path, baseURL).pathname;
 
-/** Waits until the search page has answered `query`, and returns the results list. */
+/** Waits until the search page has answered `query` and drawn the results in view; returns the list. */
 async function results(page: Page, query: string): Promise<Locator> {
   // "Searching for …" first, then "N results for …" or "No results for …".
   const escaped = query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   await expect(page.locator('pagefind-summary')).toHaveText(new RegExp(`^(No results|\\d+ results?) for ${escaped}$`), { timeout: 30_000 });
+  // The summary comes first; each result is a skeleton placeholder until its data has loaded
+  // (Pagefind loads the ones that scroll into view). Wait until none in view is still loading.
+  await expect.poll(() => page.locator('pagefind-results .pf-skeleton').evaluateAll((els) =>
+    els.filter((el) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).length),
+  { message: 'search results in view still loading', timeout: 30_000 }).toBe(0);
   return page.getByRole('list', { name: 'Search results' });
 }
 
@@ -38,16 +43,18 @@ test.describe('search', () => {
     await page.keyboard.type(title);
     const hit = (await results(page, title)).getByRole('link', { name: title, exact: true });
     await expect(hit).toHaveAttribute('href', served(baseURL, 'exercise/'));
+    // Pagefind compiles WebAssembly and runs a worker: all of it within the site's CSP. Read on the
+    // search page itself, once it has answered (the list belongs to the document that recorded it).
+    expect(await violations(), 'CSP violations on the search page').toEqual([]);
 
     // Arrow keys move from the box into the results; Enter follows the focused link.
     await box.press('ArrowDown');
     for (let i = 0; i < 20 && !(await hit.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('ArrowDown');
     await expect(hit).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(new URL('exercise/', baseURL).href);
+    await page.waitForURL(new URL('exercise/', baseURL).href); // committed and loaded
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
-    // Pagefind compiles WebAssembly and runs a worker: all of it within the site's CSP.
-    expect(await violations()).toEqual([]);
+    expect(await violations(), 'CSP violations on the page the result led to').toEqual([]);
   });
 
   test('the search page, showing results, is axe clean in both schemes', async ({ page }) => {
@@ -123,9 +130,10 @@ test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" lin
   await expect(page).toHaveURL(new RegExp(`#${first.id}$`));
   const heading = page.locator(`[id="${first.id}"]`);
   await expect(heading).toBeInViewport();
-  // Not hidden under the sticky header.
-  const headerBottom = (await page.getByRole('banner').boundingBox())!;
-  expect((await heading.boundingBox())!.y).toBeGreaterThanOrEqual(headerBottom.y + headerBottom.height - 1);
+  // Not hidden under the sticky header (polled: the fragment scroll may land after the URL changes).
+  const header = (await page.getByRole('banner').boundingBox())!;
+  await expect.poll(async () => (await heading.boundingBox())!.y, 'heading below the sticky header')
+    .toBeGreaterThanOrEqual(header.y + header.height - 1);
 });
 
 test('table of contents: each entry is a heading of the page, in order, and lands on it', async ({ page, request, baseURL }) => {
@@ -157,9 +165,11 @@ test('previous/next: the reading order runs from the home page and each step lin
   const visited = [page.url()];
   while ((await order.locator('a[rel="next"]').count()) > 0) {
     expect(visited.length, 'the chain ends').toBeLessThanOrEqual(limit);
+    const from = visited.at(-1)!;
     await order.locator('a[rel="next"]').click();
-    await expect(page).not.toHaveURL(visited.at(-1)!);
-    await expect(order.locator('a[rel="prev"]')).toHaveAttribute('href', new URL(visited.at(-1)!).pathname);
+    // Loaded, not just committed: count() above reads the next page once, so it must be complete.
+    await page.waitForURL((url) => url.href !== from);
+    await expect(order.locator('a[rel="prev"]')).toHaveAttribute('href', new URL(from).pathname);
     expect(visited).not.toContain(page.url());
     visited.push(page.url());
   }
@@ -169,6 +179,7 @@ test('previous/next: the reading order runs from the home page and each step lin
 test.describe('theme toggle', () => {
   const toggle = (page: Page) => page.getByRole('button', { name: 'Dark theme' });
   const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const body = (page: Page) => page.locator('body');
 
   test('the choice survives navigation and reload, and applies before first paint', async ({ page, baseURL }) => {
     test.slow(); // two axe scans
@@ -181,7 +192,13 @@ test.describe('theme toggle', () => {
         observer.disconnect();
       }).observe(document, { childList: true, subtree: true });
     });
-    const themeAtBody = () => page.evaluate(() => (window as unknown as { __themeAtBody?: string | null }).__themeAtBody);
+    // Waits for the record of the document now in the page (a navigation commits before its
+    // <body> exists), then returns it: the theme, or null if none was set when <body> appeared.
+    const themeAtBody = async () => {
+      const recorded = await page.waitForFunction(() => (window as unknown as { __themeAtBody?: string | null }).__themeAtBody !== undefined);
+      await recorded.dispose();
+      return page.evaluate(() => (window as unknown as { __themeAtBody?: string | null }).__themeAtBody);
+    };
 
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto('');
@@ -198,12 +215,12 @@ test.describe('theme toggle', () => {
     await page.getByRole('navigation', { name: 'Primary' }).getByRole('link', { name: 'Exercise' }).click();
     await expect(page).toHaveURL(new URL('exercise/', baseURL).href);
     expect(await themeAtBody()).toBe('dark');
-    expect(await background(page)).toBe(dark);
+    await expect(body(page)).toHaveCSS('background-color', dark);
     await expect(toggle(page)).toHaveAttribute('aria-pressed', 'true');
 
     await page.reload();
     expect(await themeAtBody()).toBe('dark');
-    expect(await background(page)).toBe(dark);
+    await expect(body(page)).toHaveCSS('background-color', dark);
     await expectAxeCleanInBothSchemes(page);
   });
 
@@ -216,7 +233,7 @@ test.describe('theme toggle', () => {
     await expect(toggle(page)).toHaveAttribute('aria-pressed', 'false');
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
-    expect(await background(page)).not.toBe(dark);
+    await expect(body(page)).not.toHaveCSS('background-color', dark);
   });
 });
 
@@ -224,8 +241,9 @@ test.describe('print', () => {
   test('light colours and no navigation chrome, even after choosing dark', async ({ page }) => {
     await page.goto('exercise/');
     await page.getByRole('button', { name: 'Dark theme' }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await page.emulateMedia({ media: 'print' });
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(255, 255, 255)');
     const text = await page.evaluate(() => getComputedStyle(document.querySelector('main')!).color);
     expect(text, 'dark text on paper').toMatch(/^rgb\((\d{1,2}), (\d{1,2}), (\d{1,2})\)$/);
     await expect(page.getByRole('banner')).toBeHidden();
@@ -286,10 +304,10 @@ test.describe('360 px wide', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
     await region.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft + el.clientWidth >= el.scrollWidth - 1), 'scrolled to the end').toBe(true);
     const rowHeader = page.getByRole('rowheader').first();
     const box = (await region.boundingBox())!;
-    const header = (await rowHeader.boundingBox())!;
-    expect(Math.abs(header.x - box.x)).toBeLessThanOrEqual(2);
+    await expect.poll(async () => Math.abs((await rowHeader.boundingBox())!.x - box.x), 'row header kept at the left edge').toBeLessThanOrEqual(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });
 });
@@ -327,7 +345,7 @@ test('with JavaScript off every page reads in full, and nothing offers a button 
   const id = (await firstRow.getAttribute('href'))!.slice(1);
   await firstRow.click();
   await expect(page.locator(`tr[id="${id}"]`)).toBeInViewport();
-  expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe(id);
+  await expect(page.locator(':target')).toHaveId(id);
   // So do heading anchors.
   await page.goto('exercise/');
   const anchor = page.getByRole('link', { name: /^Section titled/ }).first();

@@ -9,7 +9,7 @@ test('cold load of a row URL scrolls to the row and highlights it, without JavaS
   await page.goto(`${baseURL}#drain`);
   const row = page.locator('tr#drain');
   await expect(row).toBeInViewport();
-  expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('drain');
+  await expect(page.locator(':target')).toHaveId('drain');
   expect(await page.evaluate(() => scrollY)).toBeGreaterThan(0);
   const bg = (id: string) => page.locator(`tr#${id} > td`).first().evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(await bg('drain')).not.toBe(await bg('dispatch'));
@@ -21,7 +21,7 @@ test('clicking a row header link targets that row', async ({ page }) => {
   await page.getByRole('link', { name: 'endpoint selection mechanism', exact: true }).click();
   await expect(page).toHaveURL(/#endpoint-selection$/);
   await expect(page.locator('tr#endpoint-selection')).toBeInViewport();
-  expect(await page.evaluate(() => document.querySelector('tr:target')?.id)).toBe('endpoint-selection');
+  await expect(page.locator('tr:target')).toHaveId('endpoint-selection');
 });
 
 test('copy link puts the row URL (with the base) on the clipboard and announces it', async ({ page, context, baseURL }) => {
@@ -83,10 +83,13 @@ test('badges are told apart without colour: each kind has its own border style',
 test('a cited badge links to the exact excerpt on its reading page', async ({ page }) => {
   await page.goto('');
   const link = page.locator('tr#drain td[data-backend=ipvs] .badge a').first();
-  const id = (await link.getAttribute('href'))!.split('#')[1]!;
+  const href = (await link.getAttribute('href'))!;
+  const id = href.split('#')[1]!;
   await link.click();
-  await expect(page.locator(`#${id}`)).toBeInViewport();
-  expect(await page.evaluate(() => document.querySelector(':target')?.tagName)).toBe('FIGURE');
+  // Another page: wait for it (a locator could still match the table page until it commits).
+  await page.waitForURL(new URL(href, page.url()).href);
+  await expect(page.locator(`[id="${id}"]`)).toBeInViewport();
+  await expect(page.locator('figure:target')).toHaveId(id);
 });
 
 test('legend counts match the cells', async ({ page }) => {
@@ -109,7 +112,7 @@ test('each row has its own page with title, description and a link back to the r
   await expect(page.locator('meta[name="twitter:description"]')).toHaveAttribute('content', description!);
   await expect(page.locator('section.row-cell')).toHaveCount(3);
   await page.getByRole('link', { name: 'See this row in the full table' }).click();
-  await expect(page).toHaveURL(/#status$/);
+  await page.waitForURL(/#status$/); // the table page, loaded: axe scans the whole of it
   await expect(page.locator('tr#status')).toBeInViewport();
   await expectAxeCleanInBothSchemes(page);
 });
@@ -147,6 +150,7 @@ test('at 360 px the page does not scroll sideways; the table scrolls in its regi
   const header = page.locator('tr#drain th[scope=row]');
   const before = (await header.boundingBox())!.x;
   await region.evaluate((el) => el.scrollBy({ left: 400 }));
+  await expect.poll(() => region.evaluate((el) => el.scrollLeft), 'the region scrolled').toBeGreaterThan(0);
   await expect.poll(async () => (await header.boundingBox())!.x).toBe(before);
   await expect(page.locator('tr#drain td[data-backend=ipvs]')).toBeInViewport();
 });

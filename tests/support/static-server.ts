@@ -2,9 +2,11 @@
 // SITE_BASE, directories serve index.html, unknown paths get 404.html, and the `/*` block of
 // dist/_headers (the Netlify/Cloudflare Pages format) is applied to every response, so the
 // e2e tests exercise the Content-Security-Policy the site ships.
-// Usage: node tests/support/static-server.ts <port>   (SITE_BASE from the environment;
-// SERVE_DIR serves another build folder instead of dist/)
+// Usage: node tests/support/static-server.ts [port]   (SITE_BASE from the environment;
+// SERVE_DIR serves another build folder instead of dist/). Port 0 (the default) takes a free
+// port; the line printed once listening names the port (see LISTENING in free-port.ts).
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, extname, normalize, resolve } from 'node:path';
@@ -12,7 +14,7 @@ import { normaliseBase } from '../../src/lib/base.ts';
 
 const root = process.env.SERVE_DIR ? resolve(process.env.SERVE_DIR) : join(import.meta.dirname, '../../dist');
 const base = normaliseBase(process.env.SITE_BASE);
-const port = Number(process.argv[2] ?? 4321);
+const port = Number(process.argv[2] ?? 0);
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.mjs': 'text/javascript',
@@ -50,7 +52,7 @@ async function resolveFile(urlPath: string): Promise<string | undefined> {
   }
 }
 
-createServer(async (req, res) => {
+const server = createServer(async (req, res) => {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   let status = 200;
   let file: string | undefined;
@@ -66,4 +68,8 @@ createServer(async (req, res) => {
   const body = await readFile(file).catch(() => Buffer.from('Not found'));
   res.writeHead(status, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
   res.end(req.method === 'HEAD' ? undefined : body);
-}).listen(port, '127.0.0.1', () => console.log(`static: serving ${root} at http://127.0.0.1:${port}${base}`));
+});
+server.listen(port, '127.0.0.1', () => {
+  const { port: bound } = server.address() as AddressInfo;
+  console.log(`static: serving ${root} at http://127.0.0.1:${bound}${base}`);
+});
