@@ -3,6 +3,7 @@
 # it brings Node >= 22.12 (see .ci/ensure-node.sh), installs the locked dependencies when
 # they are missing or stale, then runs the task.
 #   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
+#   dev            the author's loop: astro dev, live reload of every edit under content/
 #   test           everything CI runs: types, unit tests, build + e2e at / and under a sub-path
 #   stress         the e2e suite 5 times at each base with every core kept busy (scripts/stress.ts)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
@@ -39,6 +40,10 @@ case "$task" in
     echo "task: serving the built site at http://127.0.0.1:$port${base%/}/ (Ctrl-C stops it)"
     astro preview --ignore-lock --host 127.0.0.1 --port "$port"
     ;;
+  dev)
+    echo "task: dev server at http://127.0.0.1:$port${base%/}/: edits under content/ show live; Ctrl-C stops it"
+    astro dev --host 127.0.0.1 --port "$port" "$@"
+    ;;
   check) astro check "$@" ;;
   unit) node --test "tests/unit/**/*.test.ts" "$@" ;;
   e2e) e2e "$@" ;;
@@ -56,5 +61,5 @@ case "$task" in
       e2e
     done
     ;;
-  *) echo "usage: scripts/task.sh serve|test|stress|build|preview|check|unit|e2e|bench|verify-quotes" >&2; exit 2 ;;
+  *) echo "usage: scripts/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes" >&2; exit 2 ;;
 esac
