@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { normaliseBase } from './src/lib/base.ts';
 import { SERVING } from './tests/support/ports.ts';
+import { chromiumLaunchOptions } from './tests/support/chromium.ts';
 
 // The e2e suite runs against the built site (dist/) served by a plain static server mounted
 // at SITE_BASE, so it proves what any static host will serve. Build with the same SITE_BASE.
@@ -11,8 +12,6 @@ const base = normaliseBase(process.env.SITE_BASE);
 // runner itself, before the server is up, the URL is a placeholder nothing navigates to.)
 const port = process.env.E2E_PORT ?? process.env.PREVIEW_PORT ?? '0';
 const baseURL = `http://127.0.0.1:${port}${base}`;
-// Playwright cannot download browsers here: use Debian's Chromium.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -29,7 +28,7 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: { executablePath, args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] },
+        launchOptions: chromiumLaunchOptions, // Debian's Chromium: Playwright cannot download browsers here
       },
     },
   ],

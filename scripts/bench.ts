@@ -11,6 +11,8 @@ import os from 'node:os';
 import { chromium, type Browser } from '@playwright/test';
 import { normaliseBase } from '../src/lib/base.ts';
 import { SERVING } from '../tests/support/ports.ts';
+import { chromiumLaunchOptions } from '../tests/support/chromium.ts';
+import { sitePathOfFile } from '../tests/support/site-pages.ts';
 import { loadContent } from '../src/lib/content/load.ts';
 import {
   sizeOf, addSizes, childCpuMs, marginalGzip, TABLE_PAGE_PARTS, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
@@ -115,7 +117,7 @@ function sitePages(outDir: string): string[] {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const rel = relative(outDir, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (rel.startsWith('pagefind/')) continue;
-    pages.push(rel === 'index.html' ? '' : rel.endsWith('/index.html') ? rel.slice(0, -'index.html'.length) : rel);
+    pages.push(sitePathOfFile(rel));
   }
   return pages.sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)));
 }
@@ -220,10 +222,7 @@ const timeCell = (xs: number[]) =>
 
 async function main() {
   mkdirSync(benchDir, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const real = await benchSite(browser, 'site', realContent, true);
     const scaled = [];

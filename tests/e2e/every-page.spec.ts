@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { test, expect, expectAxeClean } from './fixtures.ts';
-import { sitemapPages } from '../support/site-pages.ts';
+import { sitemapPages, sitePathOfFile } from '../support/site-pages.ts';
 
 const dist = join(import.meta.dirname, '../../dist');
 
@@ -28,7 +28,7 @@ function builtPages(baseURL: string): string[] {
     .map((f) => f.split('\\').join('/'))
     .filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/'));
   expect(files.length, 'dist/ holds built pages (build before e2e)').toBeGreaterThan(0);
-  return files.map((f) => new URL(f.replace(/(^|\/)index\.html$/, '$1'), baseURL).href).sort();
+  return files.map((f) => new URL(sitePathOfFile(f), baseURL).href).sort();
 }
 
 /** The sitemap's pages, then the built pages it leaves out (each checked for noindex below). */

@@ -12,6 +12,9 @@ export interface SitePage {
 const locs = (xml: string): string[] =>
   [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replaceAll('&amp;', '&').trim());
 
+/** A built file as the site path a reader sees: "rows/drain/index.html" -> "rows/drain/", "index.html" -> "". */
+export const sitePathOfFile = (rel: string): string => rel.replace(/(^|\/)index\.html$/, '$1');
+
 /** Maps a URL the sitemap gives (at SITE_URL) onto a path relative to the served base. */
 export function relativeToBase(loc: string, baseURL: string): string {
   const base = new URL(baseURL).pathname;
