@@ -2,9 +2,8 @@
 // our links are set aside, its words are the seed's words, in the seed's order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-
-const SEED = '../shared/seed/exercise.txt';
+import { readFileSync } from 'node:fs';
+import { haveShared, sharedPath } from '../support/shared.ts';
 
 /** Words only: no table pipes or rules, no emphasis, link text kept, whitespace collapsed. */
 function words(text: string): string {
@@ -20,9 +19,9 @@ function words(text: string): string {
 }
 
 test('the exercise page holds the seed text word for word', (t) => {
-  if (!existsSync(SEED)) return t.skip(`${SEED} not found (the shared seed is not on this machine)`);
+  if (!haveShared(t, 'seed/exercise.txt')) return;
   const page = readFileSync('content/pages/exercise.mdx', 'utf8');
   const body = page.split('</Callout>')[1];
   assert.ok(body, 'the page has its editorial note followed by the exercise text');
-  assert.equal(words(body), words(readFileSync(SEED, 'utf8')));
+  assert.equal(words(body), words(readFileSync(sharedPath('seed/exercise.txt'), 'utf8')));
 });

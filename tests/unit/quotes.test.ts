@@ -7,23 +7,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkQuote, checkQuoteRange, normaliseWhitespace, quoteCut, quoteSpan, verifyQuotes } from '../../src/lib/quotes.ts';
+import { haveShared, sharedPath } from '../support/shared.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const enhancements = resolve(root, '../shared/sources/kubernetes-enhancements');
+const enhancements = sharedPath('sources/kubernetes-enhancements');
 const mutatedFixture = join(root, 'tests/fixtures/content-mutated-quote');
 const tooWideFixture = join(root, 'tests/fixtures/content-too-wide-range');
 
-/**
- * Whether the pinned copy is here. Outside CI a missing copy skips the test, saying so; in CI
- * (CI=true), where ../shared is always provided, a missing copy fails it instead.
- */
-function havePinnedCopy(t: { skip: (message: string) => void }): boolean {
-  if (existsSync(enhancements)) return true;
-  const message = `pinned copy ../shared/sources/kubernetes-enhancements not found (looked in ${enhancements})`;
-  if (process.env.CI === 'true') assert.fail(`${message}; CI=true, so this check must not be skipped`);
-  t.skip(`${message}; skipped because this is not CI`);
-  return false;
-}
+/** The pinned copy is here (under CI=true a missing one fails; elsewhere the test skips, saying so). */
+const havePinnedCopy = (t: { skip: (message: string) => void }) => haveShared(t, 'sources/kubernetes-enhancements');
 
 const runCli = (...args: string[]) =>
   spawnSync(process.execPath, ['scripts/verify-quotes.ts', ...args], { cwd: root, encoding: 'utf8' });
