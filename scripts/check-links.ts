@@ -15,6 +15,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LinkChecker, LinkState, type LinkResult } from 'linkinator';
 import { normaliseBase } from '../src/lib/base.ts';
 import { freePort } from '../tests/support/ports.ts';
+import { sitePathOfFile } from '../tests/support/site-pages.ts';
 
 export interface LinkProblem {
   /** The page the link is on, as a site path ("/rows/drain/"). */
@@ -49,8 +50,6 @@ const htmlFiles = (dir: string): string[] =>
     .map((f) => f.split(sep).join('/'))
     .sort();
 
-/** A page's file path as the site path a reader sees: "rows/drain/index.html" -> "rows/drain/". */
-const pagePath = (file: string): string => file.replace(/(^|\/)index\.html$/, '$1');
 
 /** linkinator's result URLs drop the local server's origin: "sub/rows/" or "http://…" (external). */
 const sitePath = (url: string | undefined): string =>
@@ -60,10 +59,11 @@ const sitePath = (url: string | undefined): string =>
 function describeMissing(r: LinkResult, base: string): string {
   const href = sitePath(r.url);
   const errors = (r.failureDetails ?? []).map((d) => (d instanceof Error ? d.message : '')).filter(Boolean);
-  const fragment = errors.map((m) => /^Fragment identifier '#(.*)' not found on page$/.exec(m)).find(Boolean);
-  if (fragment) {
-    const page = href.replace(/#.*$/, '');
-    return `no element with id="${fragment[1]}" on ${page}`;
+  // A broken result whose page answered 2xx is a missing #fragment (linkinator records those with
+  // the page's status and the fragment in the URL): read that structure, not the error text.
+  const hash = href.indexOf('#');
+  if (hash !== -1 && r.status !== undefined && r.status >= 200 && r.status < 300) {
+    return `no element with id="${decodeURIComponent(href.slice(hash + 1))}" on ${href.slice(0, hash)}`;
   }
   if (r.status === 0 && !href.startsWith('/')) return `not a well-formed URL${errors.length ? ` (${errors.join('; ')})` : ''}`;
   if (r.status === 404) {
@@ -121,7 +121,7 @@ export async function checkLinks(options: CheckOptions): Promise<LinkReport> {
   try {
     const checker = new LinkChecker();
     const result = await checker.check({
-      path: files.map((f) => `${base.slice(1)}${pagePath(f)}`),
+      path: files.map((f) => `${base.slice(1)}${sitePathOfFile(f)}`),
       serverRoot: root,
       port,
       recurse: true,
