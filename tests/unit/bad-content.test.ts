@@ -9,13 +9,13 @@
 // file:line:column and no stack trace from Astro's internals.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
+import { astroBuild } from '../support/astro-build.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'tests/fixtures/bad-content');
@@ -122,24 +122,11 @@ test('an excerpt id equal to a heading id on its page: names the excerpt\'s line
   file: 'excerpts/fixture-source.yaml', line: 2, row: 'fixture-excerpt', field: 'id', problem: /heading at .*pages\/fixture\.mdx:7/,
 }));
 
-// The real build, with the Node on PATH, into a temporary folder (never dist/).
-function astroBuild(name: string) {
-  const work = join(scratch, name);
-  const content = contentFor(name);
-  const run = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 300_000,
-    env: {
-      ...process.env, CONTENT_DIR: content, OUT_DIR: join(work, 'out'), CACHE_DIR: join(work, 'cache'),
-      SITE_BASE: '/', ASTRO_TELEMETRY_DISABLED: '1',
-    },
-  });
-  return { status: run.status, output: `${run.stdout}${run.stderr}`, out: join(work, 'out') };
-}
+/** The real build of a case, into a temporary folder (never dist/). */
+const astroBuildCase = (name: string) => astroBuild(contentFor(name), join(scratch, name));
 
 test('astro build: a data mistake fails before any page renders, with file:line and no stack trace', () => {
-  const { status, output, out } = astroBuild('measured-in-unrun-column');
+  const { status, output, out } = astroBuildCase('measured-in-unrun-column');
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
   assert.match(
     output,
@@ -152,7 +139,7 @@ test('astro build: a data mistake fails before any page renders, with file:line 
 });
 
 test('astro build: a cross-file mistake in an MDX page fails the build, naming the page and line', () => {
-  const { status, output, out } = astroBuild('excerpt-embedded-twice');
+  const { status, output, out } = astroBuildCase('excerpt-embedded-twice');
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
   assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
   assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');

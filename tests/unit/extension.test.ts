@@ -1,0 +1,101 @@
+// The content-only promise: a new column and a new row are content edits, nothing else. A copy of
+// content/ gets the FIXTURE backend and axis of tests/fixtures/extension/ (every row a cell for the
+// new backend, the new row a cell for every backend), is built by the real `astro build`, and the
+// new column and row must appear in the table, on their row pages, in the legend counts and in
+// comparison.json / comparison.csv. Leaving one new cell out must fail with the located message.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, parseDocument } from 'yaml';
+import * as cheerio from 'cheerio';
+import { loadTable } from '../../src/lib/content/load.ts';
+import { ContentError } from '../../src/lib/content/errors.ts';
+import { PROVENANCES } from '../../src/lib/content/model.ts';
+import { routes } from '../../src/lib/content/routes.ts';
+import { astroBuild } from '../support/astro-build.ts';
+
+const fixtures = 'tests/fixtures/extension';
+const scratch = mkdtempSync(join(tmpdir(), 'extension-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Extra { id: string }
+const backendFixture = parse(readFileSync(join(fixtures, 'backend.yaml'), 'utf8')) as { backend: Extra & Record<string, unknown>; cell: { answer: string } };
+const axisFixture = parse(readFileSync(join(fixtures, 'axis.yaml'), 'utf8')) as { axis: Extra & Record<string, unknown>; cell: { answer: string } };
+const NEW_COLUMN = backendFixture.backend.id;
+const NEW_ROW = axisFixture.axis.id;
+
+/** content/ with the new backend and axis laid in; `leaveOut` drops one new cell. */
+function extendedContent(name: string, leaveOut?: { row: string; column: string }): string {
+  const dir = join(scratch, name, 'content');
+  cpSync('content', dir, { recursive: true });
+  const backendsFile = join(dir, 'comparison/backends.yaml');
+  const axesFile = join(dir, 'comparison/axes.yaml');
+  const backends = parseDocument(readFileSync(backendsFile, 'utf8'));
+  backends.add(backends.createNode(backendFixture.backend));
+  writeFileSync(backendsFile, backends.toString());
+
+  const axes = parseDocument(readFileSync(axesFile, 'utf8'));
+  const rows = axes.toJS() as Array<{ id: string; cells: Record<string, { cites: string[] }> }>;
+  // Cite an excerpt today's content already cites, whichever it is.
+  const cite = Object.values(rows[0]!.cells)[0]!.cites[0]!;
+  rows.forEach((row, i) => axes.setIn([i, 'cells', NEW_COLUMN], { ...backendFixture.cell, cites: [cite] }));
+  const columns = [...(backends.toJS() as Extra[]).map((b) => b.id)];
+  const cells = Object.fromEntries(columns.map((c) => [c, { ...axisFixture.cell, cites: [cite] }]));
+  axes.add(axes.createNode({ ...axisFixture.axis, cells }));
+  if (leaveOut) {
+    const index = leaveOut.row === NEW_ROW ? rows.length : rows.findIndex((r) => r.id === leaveOut.row);
+    axes.deleteIn([index, 'cells', leaveOut.column]);
+  }
+  writeFileSync(axesFile, axes.toString());
+  return dir;
+}
+
+test('a new column and a new row are content only: they show everywhere the table does', async () => {
+  const content = extendedContent('extended');
+  const model = await loadTable(content);
+  assert.ok(model.backends.some((b) => b.id === NEW_COLUMN) && model.rows.some((r) => r.id === NEW_ROW), 'the model has both');
+
+  const { status, output, out } = astroBuild(content, join(scratch, 'extended'));
+  assert.equal(status, 0, `the extended content builds:\n${output}`);
+  const page = (path: string) => cheerio.load(readFileSync(join(out, path, 'index.html'), 'utf8'));
+
+  // The table: the new column header, a cell of it in every row, the new row with every column.
+  const home = page('');
+  const heads = home('table.comparison thead th[scope=col]').map((_, th) => home(th).text().replace(/\s+/g, ' ').trim()).get();
+  assert.ok(heads.some((h) => h.startsWith(String(backendFixture.backend.name))), `column header for the new backend: ${heads.join(' | ')}`);
+  for (const row of model.rows) {
+    const cells = home(`tr#${row.id} td`).map((_, td) => home(td).attr('data-backend')).get();
+    assert.deepEqual(cells, model.backends.map((b) => b.id), `row ${row.id} has one cell per backend, in order`);
+  }
+  assert.match(home(`tr#${NEW_ROW} th[scope=row]`).text(), new RegExp(String(axisFixture.axis.question)));
+
+  // The legend counts the new cells.
+  for (const p of PROVENANCES) assert.equal(home(`[data-legend=${p}] [data-count]`).attr('data-count'), String(model.counts[p]), `legend: ${p}`);
+  assert.equal(PROVENANCES.reduce((n, p) => n + model.counts[p], 0), model.rows.length * model.backends.length);
+
+  // Row pages: the new row has one, and every row page has a section for the new backend.
+  for (const row of model.rows) {
+    assert.ok(existsSync(join(out, routes.row(row.id), 'index.html')), `row page of ${row.id}`);
+    assert.equal(page(routes.row(row.id))(`section[data-backend="${NEW_COLUMN}"]`).length, 1, `${row.id}: section for the new backend`);
+  }
+
+  // The data exports.
+  const json = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')) as { backends: Extra[]; rows: Array<{ id: string; cells: Record<string, unknown> }> };
+  assert.ok(json.backends.some((b) => b.id === NEW_COLUMN));
+  assert.ok(json.rows.every((r) => NEW_COLUMN in r.cells), 'every JSON row has the new column');
+  assert.deepEqual(Object.keys(json.rows.find((r) => r.id === NEW_ROW)!.cells), model.backends.map((b) => b.id));
+  const csv = readFileSync(join(out, 'comparison.csv'), 'utf8').trimEnd().split('\r\n');
+  assert.equal(csv.length, 1 + model.rows.length * model.backends.length, 'one CSV line per cell, after the header');
+  assert.equal(csv.filter((l) => l.startsWith(`${NEW_ROW},`)).length, model.backends.length);
+});
+
+test('leaving one new cell out fails with the located message', async () => {
+  const content = extendedContent('missing-new-cell', { row: NEW_ROW, column: NEW_COLUMN });
+  await assert.rejects(loadTable(content), (err: unknown) => {
+    assert.ok(err instanceof ContentError, String(err));
+    assert.match(err.message, new RegExp(`comparison/axes\\.yaml:\\d+:\\d+: row "${NEW_ROW}", column "${NEW_COLUMN}", field "cells": missing cell`));
+    return true;
+  });
+});
