@@ -4,7 +4,8 @@
 # they are missing or stale, then runs the task.
 #   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
 #   dev            the author's loop: astro dev, live reload of every edit under content/
-#   test           everything CI runs: types, unit tests, build + e2e at / and under a sub-path
+#   test           everything CI runs: types, unit tests, then at / and under a sub-path: build,
+#                  the built HTML (tests/dist), the link gate, e2e
 #   stress         the e2e suite 5 times at each base with every core kept busy (scripts/stress.ts)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
@@ -57,6 +58,7 @@ case "$task" in
       echo "task: build + e2e with SITE_BASE=$b"
       export SITE_BASE=$b
       build
+      node --test "tests/dist/**/*.test.ts"
       node scripts/check-links.ts dist
       e2e
     done
