@@ -4,6 +4,7 @@
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
 import type { Locator, Page } from '@playwright/test';
 import { sitemapPages, recordCspViolations } from '../support/site-pages.ts';
+import { normaliseBase } from '../../src/lib/base.ts';
 
 /** The page's path on the server: base + site-relative path. */
 const served = (baseURL: string | undefined, path: string) => new URL(path, baseURL).pathname;
@@ -57,7 +58,10 @@ test.describe('search', () => {
     expect(await violations(), 'CSP violations on the page the result led to').toEqual([]);
   });
 
+  // A state no page has at load (every-page.spec.ts scans the search page empty), so scanned here;
+  // once, like every axe scan: in the run at base /.
   test('the search page, showing results, is axe clean in both schemes', async ({ page }) => {
+    test.skip(normaliseBase(process.env.SITE_BASE) !== '/', 'axe runs once per page and scheme: in the run at base /');
     test.slow(); // two scans of a page full of results
     await page.goto('search/');
     await expect((await search(page, 'kube-proxy')).getByRole('link').first()).toBeVisible();
@@ -221,7 +225,6 @@ test.describe('theme toggle', () => {
     await page.reload();
     expect(await themeAtBody()).toBe('dark');
     await expect(body(page)).toHaveCSS('background-color', dark);
-    await expectAxeCleanInBothSchemes(page);
   });
 
   test('light can be chosen against a dark system scheme', async ({ page }) => {
