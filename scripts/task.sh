@@ -6,6 +6,7 @@
 #   dev            the author's loop: astro dev, live reload of every edit under content/
 #   test           everything CI runs: types, unit tests, build + e2e at / and under a sub-path
 #   stress         the e2e suite 5 times at each base with every core kept busy (scripts/stress.ts)
+#   evidence       add a capture from a node: evidence add <capture folder> (scripts/evidence.ts)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -48,6 +49,7 @@ case "$task" in
   unit) node --test "tests/unit/**/*.test.ts" "$@" ;;
   e2e) e2e "$@" ;;
   verify-quotes) node scripts/verify-quotes.ts "$@" ;;
+  evidence) node scripts/evidence.ts "$@" ;;
   bench) node scripts/bench.ts "$@" ;;
   stress) node scripts/stress.ts "$@" ;;
   test)
@@ -61,5 +63,5 @@ case "$task" in
       e2e
     done
     ;;
-  *) echo "usage: scripts/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes" >&2; exit 2 ;;
+  *) echo "usage: scripts/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|evidence" >&2; exit 2 ;;
 esac
