@@ -46,7 +46,7 @@ const after = (words: string[], flag: string): string | undefined => {
 
 /** Every KUBE-SVC-* chain of a nat dump that jumps to at least one KUBE-SEP-* chain. */
 export function readIptablesNat(output: string): IptablesService[] {
-  const rules = new Map<string, string[][]>();
+  const rules = new Map<string, Array<{ words: string[]; line: string }>>();
   let inNat = false;
   for (const raw of output.split('\n')) {
     const line = raw.trim();
@@ -55,21 +55,21 @@ export function readIptablesNat(output: string): IptablesService[] {
     const words = iptablesWords(line);
     const chain = words[1]!;
     if (!rules.has(chain)) rules.set(chain, []);
-    rules.get(chain)!.push(words);
+    rules.get(chain)!.push({ words, line });
   }
   const services: IptablesService[] = [];
   for (const [chain, list] of rules) {
     if (!chain.startsWith('KUBE-SVC-')) continue;
     const picks: IptablesEndpointRule[] = [];
     let service: string | undefined;
-    for (const words of list) {
+    for (const { words, line } of list) {
       const target = after(words, '-j');
       if (!target?.startsWith('KUBE-SEP-')) continue;
       const comment = after(words, '--comment');
       service ??= comment?.split(' -> ')[0];
       const probability = words.includes('statistic') ? after(words, '--probability') : undefined;
       const kind = words.includes('recent') ? 'affinity' : probability !== undefined ? 'random' : 'rest';
-      picks.push({ target, kind, ...(probability !== undefined && { probability }), rule: words.slice(2).join(' ') });
+      picks.push({ target, kind, ...(probability !== undefined && { probability }), rule: line.replace(/^-A \S+ /, '') });
     }
     if (picks.length === 0) continue;
     const endpoints: IptablesService['endpoints'] = [];
@@ -84,7 +84,7 @@ export function readIptablesNat(output: string): IptablesService[] {
       left -= share;
     }
     for (const e of endpoints) {
-      const dnat = rules.get(e.chain)?.map((w) => after(w, '--to-destination')).find((d) => d !== undefined);
+      const dnat = rules.get(e.chain)?.map((r) => after(r.words, '--to-destination')).find((d) => d !== undefined);
       if (dnat) e.dnat = dnat;
     }
     services.push({ chain, ...(service && { service }), endpoints, picks });
