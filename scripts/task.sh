@@ -7,6 +7,7 @@
 #   test           everything CI runs: types, unit tests, then at / and under a sub-path: build,
 #                  the built HTML (tests/dist), the link gate, e2e
 #   stress         the e2e suite 5 times at each base with every core kept busy (scripts/stress.ts)
+#   evidence       add a capture from a node: evidence add <capture folder> (scripts/evidence.ts)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -49,6 +50,7 @@ case "$task" in
   unit) node --test "tests/unit/**/*.test.ts" "$@" ;;
   e2e) e2e "$@" ;;
   verify-quotes) node scripts/verify-quotes.ts "$@" ;;
+  evidence) node scripts/evidence.ts "$@" ;;
   bench) node scripts/bench.ts "$@" ;;
   stress) node scripts/stress.ts "$@" ;;
   test)
@@ -63,5 +65,5 @@ case "$task" in
       e2e
     done
     ;;
-  *) echo "usage: scripts/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes" >&2; exit 2 ;;
+  *) echo "usage: scripts/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|evidence" >&2; exit 2 ;;
 esac

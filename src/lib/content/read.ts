@@ -12,6 +12,7 @@ import {
 import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage, type PageScan } from './page-scan.ts';
+import { evidenceOutputProblems } from './evidence-checks.ts';
 
 /** Renders inline Markdown to HTML. The site passes Astro's own pipeline; scripts, plainRender. */
 export type Render = (markdown: string) => Promise<string>;
@@ -199,6 +200,7 @@ export async function readEvidence(dir: string): Promise<Read<EvidenceEntry>> {
     out.files.push(yaml);
     if (yaml.value === undefined) continue;
     const data = validate(yaml, yaml.value, [], -1, evidenceSchema, docLocate, out.problems);
+    if (data) out.problems.push(...evidenceOutputProblems(data, yaml));
     if (data) out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file });
   }
   return out;

@@ -94,6 +94,16 @@ export const evidenceSchema = z.strictObject({
   command: z.string().min(1),
   output: z.string().min(1),
   notes: z.string().optional(),
+  // Written by `npm run evidence -- add` from a capture (scripts/capture/); optional for hand-made files.
+  /** kube-proxy's mode on the node when captured, and how the capture read it (e.g. its /proxyMode). */
+  mode: kebabId.optional(),
+  modeFrom: z.string().min(1).optional(),
+  /** How the capture read kube-proxy's version (`kubernetes`), e.g. the process's binary with --version. */
+  versionFrom: z.string().min(1).optional(),
+  /** The capture's UTC time, ISO 8601; `captured` is its date. */
+  capturedAt: z.iso.datetime().optional(),
+  /** sha256 of `output` (UTF-8) as the capture script recorded it: an edit after capture fails the build. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits (sha256sum)').optional(),
 });
 
 export const pageSchema = z.strictObject({
