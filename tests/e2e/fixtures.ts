@@ -11,8 +11,15 @@ export interface AxeOptions {
   include?: string;
 }
 
+/**
+ * Test time each axe scan adds: a scan of a long page took over a minute on a 2-core machine
+ * at load average 25 (npm run test:stress), so a test's budget grows with the scans it makes.
+ */
+export const AXE_SCAN_BUDGET = 60_000;
+
 /** Scans the page as it is now and fails with a readable list of violations. */
 export async function expectAxeClean(page: Page, options: AxeOptions = {}): Promise<void> {
+  base.info().setTimeout(base.info().timeout + AXE_SCAN_BUDGET);
   let builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
   if (options.include) builder = builder.include(options.include);
   const disabled = Object.keys(options.disable ?? {});

@@ -328,7 +328,7 @@ const readableText = (page: Page) => page.getByRole('main').evaluate((main) => {
 
 test('with JavaScript off every page reads in full, and nothing offers a button that cannot work', async ({ page: scripted, browser, request, baseURL }) => {
   const pages = await sitemapPages(request, baseURL!);
-  test.setTimeout(test.info().timeout + pages.length * 6_000);
+  test.setTimeout(test.info().timeout + pages.length * 15_000); // two loads a page; 6 s a page was too little under load
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   const failed: string[] = [];
