@@ -15,6 +15,9 @@ const baseURL = `http://127.0.0.1:${port}${base}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Under a sub-path only what depends on the base runs (tagged @base: links, navigation, search,
+  // assets, CSP, copy link); everything else is the same markup and runs once, in the pass at /.
+  grep: base === '/' ? undefined : /@base/,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

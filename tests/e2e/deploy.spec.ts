@@ -4,7 +4,7 @@
 import { test, expect } from './fixtures.ts';
 import { sitemapPages, recordCspViolations } from '../support/site-pages.ts';
 
-test('every page loads under the Content-Security-Policy with no violation and no request to another origin', async ({ page, request, baseURL }) => {
+test('every page loads under the Content-Security-Policy with no violation and no request to another origin', { tag: '@base' }, async ({ page, request, baseURL }) => {
   const violations = await recordCspViolations(page);
   const origin = new URL(baseURL!).origin;
   const foreign: string[] = [];
@@ -43,7 +43,7 @@ test('the policy blocks what it should: an injected inline script is refused and
   consoleProblems.splice(0, consoleProblems.length, ...consoleProblems.filter((p) => !isExpected(p)));
 });
 
-test('responses carry the security headers from _headers', async ({ request }) => {
+test('responses carry the security headers from _headers', { tag: '@base' }, async ({ request }) => {
   for (const path of ['', 'exercise/', 'pagefind/pagefind-component-ui.js', 'does-not-exist/']) {
     const h = (await request.get(path)).headers();
     expect(h['x-content-type-options'], path).toBe('nosniff');
@@ -53,7 +53,7 @@ test('responses carry the security headers from _headers', async ({ request }) =
   }
 });
 
-test('a missing URL returns status 404 and the 404 page, with working links at any depth', async ({ page, request, baseURL, consoleProblems }) => {
+test('a missing URL returns status 404 and the 404 page, with working links at any depth', { tag: '@base' }, async ({ page, request, baseURL, consoleProblems }) => {
   const direct = await request.get('no-such-page/');
   expect(direct.status()).toBe(404);
   expect(await direct.text()).toContain('Page not found');

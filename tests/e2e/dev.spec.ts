@@ -7,10 +7,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { normaliseBase } from '../../src/lib/base.ts';
 import { freePort } from '../support/ports.ts';
 
-test.skip(normaliseBase(process.env.SITE_BASE) !== '/', 'the dev-server test runs once per suite, with the run at base /');
 test.describe.configure({ timeout: 300_000 });
 
 const MARK = 'FIXTURE live edit';

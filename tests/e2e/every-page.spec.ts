@@ -44,7 +44,7 @@ async function pagesToScan(request: APIRequestContext, baseURL: string): Promise
 }
 
 for (const colorScheme of AXE ? (['light', 'dark'] as const) : (['light'] as const)) {
-  test(`every page: loads, quiet console${AXE ? ', axe clean' : ''} (${colorScheme})`, async ({ page, request, baseURL }) => {
+  test(`every page: loads, quiet console${AXE ? ', axe clean' : ''} (${colorScheme})`, { tag: '@base' }, async ({ page, request, baseURL }) => {
     const { listed, unlisted } = await pagesToScan(request, baseURL!);
     const pages = [...listed, ...unlisted];
     test.setTimeout(60_000 + pages.length * 60_000); // generous: a loaded 2-core machine took ~25 s a page

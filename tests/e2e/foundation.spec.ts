@@ -15,7 +15,7 @@ test('home page: landmarks, title, description, skip link', async ({ page }) => 
   await expect(page).toHaveURL(/#main$/);
 });
 
-test('primary navigation reaches every section, with the base path', async ({ page, baseURL }) => {
+test('primary navigation reaches every section, with the base path', { tag: '@base' }, async ({ page, baseURL }) => {
   await page.goto('');
   const nav = page.getByRole('navigation', { name: 'Primary' });
   for (const name of ['Exercise', 'Readings', 'Drain answer']) {
@@ -29,7 +29,7 @@ test('primary navigation reaches every section, with the base path', async ({ pa
   }
 });
 
-test('styles and assets load under the base path', async ({ page }) => {
+test('styles and assets load under the base path', { tag: '@base' }, async ({ page }) => {
   const failed: string[] = [];
   page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
   // Every request answered (the favicon, for one, is fetched after the load event).

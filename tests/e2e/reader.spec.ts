@@ -4,7 +4,6 @@
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
 import type { Locator, Page } from '@playwright/test';
 import { sitemapPages, recordCspViolations } from '../support/site-pages.ts';
-import { normaliseBase } from '../../src/lib/base.ts';
 
 /** The page's path on the server: base + site-relative path. */
 const served = (baseURL: string | undefined, path: string) => new URL(path, baseURL).pathname;
@@ -29,7 +28,7 @@ async function search(page: Page, query: string): Promise<Locator> {
 }
 
 test.describe('search', () => {
-  test('type, see the right result, follow it with the keyboard', async ({ page, baseURL }) => {
+  test('type, see the right result, follow it with the keyboard', { tag: '@base' }, async ({ page, baseURL }) => {
     test.slow(); // types a whole title, key by key
     const violations = await recordCspViolations(page);
     await page.goto('exercise/');
@@ -58,17 +57,15 @@ test.describe('search', () => {
     expect(await violations(), 'CSP violations on the page the result led to').toEqual([]);
   });
 
-  // A state no page has at load (every-page.spec.ts scans the search page empty), so scanned here;
-  // once, like every axe scan: in the run at base /.
+  // A state no page has at load (every-page.spec.ts scans the search page empty), so scanned here.
   test('the search page, showing results, is axe clean in both schemes', async ({ page }) => {
-    test.skip(normaliseBase(process.env.SITE_BASE) !== '/', 'axe runs once per page and scheme: in the run at base /');
     test.slow(); // two scans of a page full of results
     await page.goto('search/');
     await expect((await search(page, 'kube-proxy')).getByRole('link').first()).toBeVisible();
     await expectAxeCleanInBothSchemes(page);
   });
 
-  test('a row of the table is found on its own page', async ({ page, baseURL }) => {
+  test('a row of the table is found on its own page', { tag: '@base' }, async ({ page, baseURL }) => {
     await page.goto('');
     const rowLink = page.getByRole('rowheader').first().getByRole('link').first();
     const question = (await rowLink.textContent())!.trim();
@@ -85,7 +82,7 @@ test.describe('search', () => {
     await expect(list.getByRole('link')).toHaveCount(0);
   });
 
-  test('the index holds the sitemap pages, not the 404 or search pages, and no link chrome', async ({ page, request, baseURL }) => {
+  test('the index holds the sitemap pages, not the 404 or search pages, and no link chrome', { tag: '@base' }, async ({ page, request, baseURL }) => {
     const pages = await sitemapPages(request, baseURL!);
     await page.goto('search/');
     const indexed = await page.evaluate(async (bundle) => {
@@ -160,7 +157,7 @@ test('table of contents: each entry is a heading of the page, in order, and land
   test.skip(checked === 0, 'no page is long enough for a table of contents yet (it needs three h2/h3 headings)');
 });
 
-test('previous/next: the reading order runs from the home page and each step links back', async ({ page, request, baseURL }) => {
+test('previous/next: the reading order runs from the home page and each step links back', { tag: '@base' }, async ({ page, request, baseURL }) => {
   const limit = (await sitemapPages(request, baseURL!)).length;
   test.setTimeout(test.info().timeout + limit * 4_000);
   await page.goto('');

@@ -6,10 +6,6 @@
 // JavaScript off (no copy buttons).
 import type { CDPSession, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { normaliseBase } from '../../src/lib/base.ts';
-
-// Names, reading order and focus do not depend on the deploy base: checked once, in the run at /.
-test.skip(normaliseBase(process.env.SITE_BASE) !== '/', 'the accessibility tree does not depend on the base: checked in the run at /');
 
 type Provenance = 'measured' | 'to-measure' | 'cited';
 interface Cite { id: string; source: string; excerpt: string }

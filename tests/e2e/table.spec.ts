@@ -1,5 +1,5 @@
 // The comparison table as a reader uses it in a browser: row links and :target, copy link, badges
-// told apart without colour, citations and row pages one click away, 360 px, print. What the built
+// told apart without colour, citations and row pages one click away, print (360 px: reader.spec.ts). What the built
 // HTML alone shows (structure, badges, legend, exports) is checked in tests/dist/. Rows come from
 // the model, so a new row changes nothing here.
 import { test, expect } from './fixtures.ts';
@@ -10,7 +10,7 @@ const table = await loadTable('content');
 const [first, second] = table.rows;
 const last = table.rows.at(-1)!;
 
-test('cold load of a row URL scrolls to the row and highlights it, without JavaScript', async ({ browser, baseURL }) => {
+test('cold load of a row URL scrolls to the row and highlights it, without JavaScript', { tag: '@base' }, async ({ browser, baseURL }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(`${baseURL}${routes.rowAnchor(last.id)}`);
@@ -32,7 +32,7 @@ test('clicking a row header link targets that row', async ({ page }) => {
   await expect(page.locator('tr:target')).toHaveId(row.id);
 });
 
-test('copy link puts the row URL (with the base) on the clipboard and announces it', async ({ page, context, baseURL }) => {
+test('copy link puts the row URL (with the base) on the clipboard and announces it', { tag: '@base' }, async ({ page, context, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('');
   const button = page.getByRole('button', { name: `Copy link to the row “${first!.question}”` });
@@ -57,7 +57,7 @@ test('badges are told apart without colour: each kind has its own border style',
   expect(new Set([await style('measured'), await style('to-measure'), await style('cited')]).size).toBe(3);
 });
 
-test('a cited badge links to the exact excerpt on its reading page', async ({ page }) => {
+test('a cited badge links to the exact excerpt on its reading page', { tag: '@base' }, async ({ page }) => {
   await page.goto('');
   const link = page.locator('td[data-provenance=cited] .badge a[data-cite]').first();
   const href = (await link.getAttribute('href'))!;
@@ -69,7 +69,7 @@ test('a cited badge links to the exact excerpt on its reading page', async ({ pa
   await expect(page.locator('figure:target')).toHaveId(id);
 });
 
-test('a row page is one click from its row, and links back to the row', async ({ page }) => {
+test('a row page is one click from its row, and links back to the row', { tag: '@base' }, async ({ page }) => {
   const row = table.rows.at(-1)!;
   await page.goto('');
   await page.locator(`tr#${row.id}`).getByRole('link', { name: /Row page/ }).click();
@@ -78,20 +78,6 @@ test('a row page is one click from its row, and links back to the row', async ({
   await page.getByRole('link', { name: 'See this row in the full table' }).click();
   await page.waitForURL(new RegExp(`${routes.rowAnchor(row.id)}$`));
   await expect(page.locator(`tr#${row.id}`)).toBeInViewport();
-});
-
-test('at 360 px the page does not scroll sideways; the table scrolls in its region with the row header kept', async ({ page }) => {
-  await page.setViewportSize({ width: 360, height: 740 });
-  await page.goto(routes.rowAnchor(last.id));
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  const region = page.getByRole('region', { name: /kube-proxy's backends/ });
-  expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
-  const header = page.locator(`tr#${last.id} th[scope=row]`);
-  const before = (await header.boundingBox())!.x;
-  await region.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
-  await expect.poll(() => region.evaluate((el) => el.scrollLeft), 'the region scrolled').toBeGreaterThan(0);
-  await expect.poll(async () => (await header.boundingBox())!.x).toBe(before);
-  await expect(page.locator(`tr#${last.id} td`).last()).toBeInViewport();
 });
 
 test('print: the table loses its scroll box and badges stay labelled', async ({ page }) => {
