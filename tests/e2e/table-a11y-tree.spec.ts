@@ -206,16 +206,20 @@ for (const setup of SETUPS) {
         stops.push(stop);
       }
       expect(stops.map((s) => s.stop), 'Tab order through the table').toEqual(expected);
-      // Never under a sticky header, never wholly out of view.
-      const covered = stops.filter((s) => s.covered).map((s) => `${s.stop}: ${s.covered}`);
-      expect(covered, 'focused elements partly behind a sticky header').toEqual([]);
-      const lost = stops.filter((s) => !s.inView).map((s) => `${s.stop}: ${s.clipped ?? 'no box'}`);
+      // Never wholly out of view or hidden (WCAG 2.2 AA, 2.4.11 Focus Not Obscured).
+      const lost = stops.filter((s) => !s.inView).map((s) => `${s.stop}: ${s.clipped ?? s.covered ?? 'no box'}`);
       expect(lost, 'focused elements not in view at all').toEqual([]);
-      // With JavaScript the table scrolls each focused element wholly into view; without it Chromium
-      // leaves a partly visible one where it is, so there this is only reported.
+      // With JavaScript the table scrolls each focused element wholly into view, clear of the sticky
+      // row header; without it Chromium leaves a partly visible one where it is (it does not scroll
+      // what is partly in view), so there partial cover is only reported.
+      const covered = stops.filter((s) => s.covered).map((s) => `${s.stop}: ${s.covered}`);
       const clipped = stops.filter((s) => s.clipped).map((s) => `${s.stop}: ${s.clipped}`);
-      if (setup.js) expect(clipped, 'focused elements partly outside the table\'s box or the viewport').toEqual([]);
-      else if (clipped.length > 0) test.info().annotations.push({ type: 'partly in view without JavaScript', description: clipped.join('; ') });
+      if (setup.js) {
+        expect(covered, 'focused elements partly behind a sticky header').toEqual([]);
+        expect(clipped, 'focused elements partly outside the table\'s box or the viewport').toEqual([]);
+      } else if (covered.length + clipped.length > 0) {
+        test.info().annotations.push({ type: 'partly in view without JavaScript', description: [...covered, ...clipped].join('; ') });
+      }
     });
   });
 }
