@@ -41,7 +41,10 @@ test('every page has a canonical URL, Open Graph and Twitter metadata, and the f
     expect(await content('meta[property="og:title"]'), path).toBe(title);
     expect(await content('meta[name="twitter:title"]'), path).toBe(title);
     expect(await content('meta[property="og:type"]'), path).toMatch(/^(website|article)$/);
-    expect(await content('meta[name="twitter:card"]'), path).toBe('summary');
+    // A page with a preview image (home, rows) has the large card; the others the plain one.
+    const image = await content('meta[property="og:image"]');
+    expect(await content('meta[name="twitter:card"]'), path).toBe(image ? 'summary_large_image' : 'summary');
+    if (image) expect(await content('meta[name="twitter:image"]'), path).toBe(image);
     const description = await content('meta[name="description"]');
     expect(description, path).toMatch(/\S.{20,}/);
     expect(await content('meta[property="og:description"]'), path).toBe(description);

@@ -24,14 +24,43 @@ test('clicking a row header link targets that row', async ({ page }) => {
   await expect(page.locator('tr:target')).toHaveId('endpoint-selection');
 });
 
-test('copy link puts the row URL (with the base) on the clipboard and announces it', async ({ page, context, baseURL }) => {
+test('copy link puts the row page URL (with the base), the link that previews the row, on the clipboard and announces it', async ({ page, context, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('');
   const button = page.getByRole('button', { name: 'Copy link to the row “how a ClusterIP is dispatched”' });
   await button.focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('status')).toHaveText(`Link copied: ${baseURL}#dispatch`);
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}#dispatch`);
+  await expect(page.getByRole('status')).toHaveText(`Link copied: ${baseURL}rows/dispatch/`);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}rows/dispatch/`);
+});
+
+test('a cell\'s copy link puts its section on the row page on the clipboard', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('');
+  await page.getByRole('button', { name: 'Copy link to the IPVS cell of “can an established connection outlive its endpoint\'s removal”' }).click();
+  const link = `${baseURL}rows/drain/#drain--ipvs`;
+  await expect(page.getByRole('status')).toHaveText(`Link copied: ${link}`);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+});
+
+test('cold load of a cell anchor highlights that cell alone and scrolls it into view, without JavaScript', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 800, height: 600 } });
+  const page = await context.newPage();
+  await page.goto(`${baseURL}#drain--nftables`);
+  const cell = page.locator('tr#drain > td[data-backend=nftables]');
+  await expect(page.locator(':target')).toHaveId('drain--nftables');
+  await expect(cell).toBeInViewport();
+  const bg = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).backgroundColor);
+  const lit = await bg('tr#drain > td[data-backend=nftables]');
+  expect(lit, 'the targeted cell is highlighted').not.toBe(await bg('tr#drain > td[data-backend=ipvs]'));
+  expect(lit).not.toBe(await bg('tr#dispatch > td[data-backend=nftables]'));
+  // The cell's own link is the anchor it was loaded with; on the row page the same anchor is its section.
+  await expect(cell.getByRole('link', { name: /^Cell link: nftables, / })).toHaveAttribute('href', '#drain--nftables');
+  await page.goto(`${baseURL}rows/drain/#drain--nftables`);
+  await expect(page.locator('section.row-cell:target')).toHaveAttribute('data-backend', 'nftables');
+  await expect(page.locator('section.row-cell:target')).toBeInViewport();
+  expect(await bg('section.row-cell[data-backend=nftables]')).not.toBe(await bg('section.row-cell[data-backend=ipvs]'));
+  await context.close();
 });
 
 test('copy buttons are not shown without JavaScript; row links still are', async ({ browser, baseURL }) => {
@@ -124,8 +153,13 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
   const drain = json.rows.find((r: { id: string }) => r.id === 'drain');
   // Absolute URLs use SITE_URL's origin; the path must carry the deploy base.
   const basePath = new URL(baseURL!).pathname;
-  const drainUrl = new URL(drain.url);
-  expect(drainUrl.pathname + drainUrl.hash).toBe(`${basePath}#drain`);
+  const at = (u: string) => { const x = new URL(u); return x.pathname + x.hash; };
+  expect(at(drain.url)).toBe(`${basePath}#drain`);
+  expect(at(drain.page)).toBe(`${basePath}rows/drain/`);
+  expect(at(drain.preview)).toBe(`${basePath}og/rows/drain.png`);
+  // Each cell's permanent URLs: its anchor in the table and its section on the row page.
+  expect(at(drain.cells.ipvs.url)).toBe(`${basePath}#drain--ipvs`);
+  expect(at(drain.cells.ipvs.page)).toBe(`${basePath}rows/drain/#drain--ipvs`);
   expect(drain.cells.ipvs.provenance).toBe('cited');
   expect(new URL(drain.cells.ipvs.cites[0].excerpt).pathname.startsWith(`${basePath}notes/`)).toBe(true);
   expect(drain.cells.ipvs.cites[0].upstream).toMatch(/^https:\/\/github\.com\/kubernetes\/kubernetes\/blob\/[0-9a-f]{40}\/.+#L\d+-L\d+$/);
