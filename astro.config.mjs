@@ -6,12 +6,16 @@ import { normaliseBase } from './src/lib/base.ts';
 import { markdownConfig } from './src/lib/markdown-pipeline.ts';
 import pagefind from './src/integrations/pagefind.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
+import { contentDir } from './src/lib/content/dir.ts';
+import { movedRowPaths } from './src/lib/content/load.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
 const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
+// Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead.
+const moved = new Set((await movedRowPaths(contentDir)).map((path) => base + path));
 
 export default defineConfig({
   site,
@@ -38,8 +42,9 @@ export default defineConfig({
   },
   integrations: [
     mdx(),
-    // The search page is noindex and has no content of its own; 404.html is never listed.
-    sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) }),
+    // The search page is noindex and has no content of its own; 404.html is never listed; nor are
+    // the redirects left at rows' old ids.
+    sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) && !moved.has(new URL(page).pathname) }),
     // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
     pagefind(),
   ],

@@ -9,7 +9,7 @@ import { test, expect } from './fixtures.ts';
 
 type Provenance = 'measured' | 'to-measure' | 'cited';
 interface Cite { id: string; source: string; excerpt: string }
-interface Cell { provenance: Provenance; answer: string; exercise?: number; how?: string; evidence?: string; cites: Cite[] }
+interface Cell { url: string; provenance: Provenance; answer: string; exercise?: number; how?: string; evidence?: string; cites: Cite[] }
 interface Model {
   backends: { id: string; name: string; run: boolean }[];
   rows: { id: string; question: string; url: string; page: string; cells: Record<string, Cell> }[];
@@ -66,7 +66,7 @@ function readingOrder(cell: Cell): string[] {
   return [cell.answer, LABEL[cell.provenance], ...citeFragments(cell.cites)];
 }
 
-/** The model's stops for Tab through the table: per row its link and tools, then each cell's links. */
+/** The model's stops for Tab through the table: per row its link and tools, then each cell's links and its own link. */
 function expectedStops(model: Model, js: boolean): string[] {
   const path = (u: string) => { const url = new URL(u); return url.pathname + url.hash; };
   return model.rows.flatMap((row) => [
@@ -75,7 +75,10 @@ function expectedStops(model: Model, js: boolean): string[] {
     ...(js ? [`copy button #${row.id}`] : []),
     ...model.backends.flatMap((b) => {
       const cell = row.cells[b.id]!;
-      return [...(cell.evidence ? [`link ${path(cell.evidence)}`] : []), ...bySource(cell.cites).flatMap(([, refs]) => refs).map((c) => `link ${path(c.excerpt)}`)];
+      return [
+        ...(cell.evidence ? [`link ${path(cell.evidence)}`] : []), ...bySource(cell.cites).flatMap(([, refs]) => refs).map((c) => `link ${path(c.excerpt)}`),
+        `link ${path(cell.url)}`, ...(js ? [`copy button ${new URL(cell.url).hash}`] : []),
+      ];
     }),
   ]);
 }

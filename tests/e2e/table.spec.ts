@@ -32,14 +32,47 @@ test('clicking a row header link targets that row', async ({ page }) => {
   await expect(page.locator('tr:target')).toHaveId(row.id);
 });
 
-test('copy link puts the row URL (with the base) on the clipboard and announces it', { tag: '@base' }, async ({ page, context, baseURL }) => {
+test('copy link puts the row page URL (with the base), the link that previews the row, on the clipboard and announces it', { tag: '@base' }, async ({ page, context, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('');
   const button = page.getByRole('button', { name: `Copy link to the row “${first!.question}”` });
   await button.focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('status')).toHaveText(`Link copied: ${baseURL}${routes.rowAnchor(first!.id)}`);
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}${routes.rowAnchor(first!.id)}`);
+  await expect(page.getByRole('status')).toHaveText(`Link copied: ${baseURL}${routes.row(first!.id)}`);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}${routes.row(first!.id)}`);
+});
+
+test('a cell\'s copy link puts its section on the row page on the clipboard', { tag: '@base' }, async ({ page, context, baseURL }) => {
+  const row = last;
+  const backend = table.backends.at(-1)!;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('');
+  await page.getByRole('button', { name: `Copy link to the ${backend.name} cell of “${row.question}”` }).click();
+  const link = `${baseURL}${routes.rowCell(row.id, backend.id)}`;
+  await expect(page.getByRole('status')).toHaveText(`Link copied: ${link}`);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+});
+
+test('cold load of a cell anchor highlights that cell alone and scrolls it into view, without JavaScript', { tag: '@base' }, async ({ browser, baseURL }) => {
+  const row = last;
+  const [one, other] = [table.backends.at(-1)!, table.backends[0]!];
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 800, height: 600 } });
+  const page = await context.newPage();
+  await page.goto(`${baseURL}${routes.cellAnchor(row.id, one.id)}`);
+  const cell = page.locator(`tr#${row.id} > td[data-backend="${one.id}"]`);
+  await expect(page.locator(':target')).toHaveId(routes.cellId(row.id, one.id));
+  await expect(cell).toBeInViewport();
+  const bg = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).backgroundColor);
+  const lit = await bg(`tr#${row.id} > td[data-backend="${one.id}"]`);
+  expect(lit, 'the targeted cell is highlighted').not.toBe(await bg(`tr#${row.id} > td[data-backend="${other.id}"]`));
+  expect(lit).not.toBe(await bg(`tr#${first!.id} > td[data-backend="${one.id}"]`));
+  // The cell's own link is the anchor it was loaded with; on the row page the same anchor is its section.
+  await expect(cell.getByRole('link', { name: new RegExp(`^Cell link: ${one.name}, `) })).toHaveAttribute('href', routes.cellAnchor(row.id, one.id));
+  await page.goto(`${baseURL}${routes.rowCell(row.id, one.id)}`);
+  await expect(page.locator('section.row-cell:target')).toHaveAttribute('data-backend', one.id);
+  await expect(page.locator('section.row-cell:target')).toBeInViewport();
+  expect(await bg(`section.row-cell[data-backend="${one.id}"]`)).not.toBe(await bg(`section.row-cell[data-backend="${other.id}"]`));
+  await context.close();
 });
 
 test('copy buttons are not shown without JavaScript; row links still are', async ({ browser, baseURL }) => {

@@ -85,6 +85,28 @@ test('duplicate axis id: names file:line of the second one, row and id', () => a
   file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', field: 'id', problem: /duplicate axis id "fixture-axis"/,
 }));
 
+// Renames (formerly): an old id must lead to one row (or column) only.
+
+test('an old row id that is a current row id: names file:line, row and formerly[i]', () => assertProblem('former-axis-id-taken', {
+  file: 'comparison/axes.yaml', line: 10, row: 'fixture-renamed', field: 'formerly[1]',
+  problem: /old id "fixture-axis" is the id of the current axis at index 0/,
+}));
+
+test('two rows claiming one old id: names file:line of the second claim, row and formerly[i]', () => assertProblem('former-axis-id-claimed-twice', {
+  file: 'comparison/axes.yaml', line: 12, row: 'fixture-second', field: 'formerly[0]',
+  problem: /old id "fixture-old" is already claimed by axis "fixture-axis" \(index 0\)/,
+}));
+
+test('an old column id that is a current column id: names file:line, column and formerly[i]', () => assertProblem('former-backend-id-taken', {
+  file: 'comparison/backends.yaml', line: 8, column: 'fixture-read', field: 'formerly[0]',
+  problem: /old id "fixture-ran" is the id of the current backend at index 0/,
+}));
+
+test('two columns claiming one old id: names file:line of the second claim, column and formerly[i]', () => assertProblem('former-backend-id-claimed-twice', {
+  file: 'comparison/backends.yaml', line: 10, column: 'fixture-read', field: 'formerly[1]',
+  problem: /old id "fixture-old" is already claimed by backend "fixture-ran" \(index 0\)/,
+}));
+
 test('unknown backend: names file:line, row, the unknown column and cells', () => assertProblem('unknown-backend', {
   file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', column: 'fixture-unknown', field: 'cells',
   problem: /unknown backend "fixture-unknown" \(backends: fixture-ran, fixture-read\)/,

@@ -26,6 +26,40 @@ export const uniqueAxisIds: Check = (data, problems) => duplicates(data.axes, 'a
 export const uniqueExcerptIds: Check = (data, problems) =>
   duplicates(data.excerpts, 'excerpt', 'row', problems, (e) => `${e.source}/${e.id}`);
 
+// Renames: an axis or a backend may list the ids it was published under (`formerly`). Each old id
+// keeps its links alive (a redirect page, an anchor on the page), so it must point at one entry only.
+type Renamable = Origin & { id: string; formerly?: string[] };
+
+function formerIdsAreFree<T extends Renamable>(list: T[], kind: string, key: 'row' | 'column', problems: Problems) {
+  const current = new Map(list.map((e) => [e.id, e]));
+  for (const e of list)
+    (e.formerly ?? []).forEach((old, i) => {
+      const owner = current.get(old);
+      if (owner)
+        problems.add({ ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
+          `old id "${old}" is the id of ${owner === e ? 'this same' : 'the current'} ${kind}${owner === e ? '' : ` at index ${owner.index}`}: ` +
+          `a link to "${old}" cannot lead to both; remove it from formerly (or rename that ${kind} instead)`);
+    });
+}
+
+function formerIdsClaimedOnce<T extends Renamable>(list: T[], kind: string, key: 'row' | 'column', problems: Problems) {
+  const claimed = new Map<string, T>();
+  for (const e of list)
+    (e.formerly ?? []).forEach((old, i) => {
+      const first = claimed.get(old);
+      if (first)
+        problems.add({ ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
+          `old id "${old}" is already claimed by ${first === e ? 'this' : `${kind} "${first.id}" (index ${first.index})`}: ` +
+          `an old link can only lead to one ${kind}; keep it on the ${kind} that really had that id`);
+      else claimed.set(old, e);
+    });
+}
+
+export const formerAxisIdsAreFree: Check = (data, problems) => formerIdsAreFree(data.axes, 'axis', 'row', problems);
+export const formerAxisIdsClaimedOnce: Check = (data, problems) => formerIdsClaimedOnce(data.axes, 'axis', 'row', problems);
+export const formerBackendIdsAreFree: Check = (data, problems) => formerIdsAreFree(data.backends, 'backend', 'column', problems);
+export const formerBackendIdsClaimedOnce: Check = (data, problems) => formerIdsClaimedOnce(data.backends, 'backend', 'column', problems);
+
 export const excerptFilesNameASource: Check = (data, problems) => {
   const sources = new Set(data.sources.map((s) => s.id));
   const reported = new Set<string>();
@@ -171,7 +205,8 @@ export const excerptIdsAreNotHeadingIds: Check = (data, problems) => {
 /** Every rule, in the order an author meets the files. */
 export const CHECKS: readonly Check[] = [
   uniqueSourceIds, excerptFilesNameASource, uniqueExcerptIds, quotesOnlyFromPinnedCopies, oneAnchorPerPage,
-  uniqueBackendIds, uniqueAxisIds, cellsNameKnownBackends, everyRowHasEveryCell, citesResolve, measuredOnlyInRunColumns,
+  uniqueBackendIds, formerBackendIdsAreFree, formerBackendIdsClaimedOnce,
+  uniqueAxisIds, formerAxisIdsAreFree, formerAxisIdsClaimedOnce, cellsNameKnownBackends, everyRowHasEveryCell, citesResolve, measuredOnlyInRunColumns,
   evidenceMatchesItsCell, evidenceIsClaimed, sourcePagesExist, readingPagesEmbedTheirExcerpts, excerptIdsAreNotHeadingIds,
 ];
 

@@ -16,17 +16,22 @@ export function toJSON(model: TableModel, siteRoot: string) {
   return {
     title: model.site.title,
     asOf: model.site.asOf,
-    backends: model.backends.map((b) => ({ id: b.id, name: b.name, run: b.run, status: b.status })),
+    backends: model.backends.map((b) => ({ id: b.id, ...(b.formerly && { formerly: b.formerly }), name: b.name, run: b.run, status: b.status })),
     counts: model.counts,
     rows: model.rows.map((row) => ({
       id: row.id,
+      ...(row.formerly.length > 0 && { formerly: row.formerly }),
       question: row.question,
+      // Permanent URLs: the row in the table, its own page, and its link-preview image.
       url: new URL(routes.rowAnchor(row.id), siteRoot).href,
       page: new URL(routes.row(row.id), siteRoot).href,
+      preview: new URL(routes.rowPreview(row.id), siteRoot).href,
       cells: Object.fromEntries(
         row.cells.map((cell) => [
           cell.backend.id,
           {
+            url: new URL(routes.cellAnchor(row.id, cell.backend.id), siteRoot).href,
+            page: new URL(routes.rowCell(row.id, cell.backend.id), siteRoot).href,
             provenance: cell.provenance,
             answer: cell.answer,
             ...(cell.provenance !== 'cited' && { exercise: cell.exercise, how: cell.how }),

@@ -3,10 +3,11 @@
 // cross-file rules (checks.ts). Problems come out in the same located format.
 import type { Problem } from './errors.ts';
 import { ContentError, Problems, sortProblems, type Locator } from './errors.ts';
-import { readAll, readSources, readExcerpts, plainRender, type ContentData, type Render, type Read } from './read.ts';
+import { readAll, readSources, readExcerpts, readAxes, plainRender, type ContentData, type Render, type Read } from './read.ts';
 import { checkContent } from './checks.ts';
 import { buildComparison, type TableModel } from './model.ts';
 import type { YamlFile } from './yaml.ts';
+import { routes } from './routes.ts';
 
 /** A locator over the YAML files read: file + path -> line and column. */
 export function locatorFor(files: YamlFile[]): Locator {
@@ -51,4 +52,10 @@ export async function loadSourcesAndExcerpts(dir: string): Promise<Pick<ContentD
   const problems = [...sources.problems, ...excerpts.problems];
   if (problems.length > 0) throw new ContentError(sortProblems(problems));
   return { sources: sources.entries, excerpts: excerpts.entries };
+}
+
+/** Site paths of the pages left at rows' old ids (they redirect), for the config: not in the sitemap. */
+export async function movedRowPaths(dir: string): Promise<string[]> {
+  const { entries } = await readAxes(dir, plainRender);
+  return entries.flatMap((axis) => (axis.formerly ?? []).map((old) => routes.row(old)));
 }

@@ -42,6 +42,8 @@ export type CellModel = CitedCell | ToMeasureCell | MeasuredCell;
 
 export interface RowModel {
   id: string;
+  /** Ids this row was published under before (content: formerly); their links lead here. */
+  formerly: string[];
   question: string;
   summary: string;
   summaryHtml: string;
@@ -89,6 +91,7 @@ export function assembleTable(data: Omit<ContentData, 'pages'>): TableModel {
 
   const rows = data.axes.map((axis): RowModel => ({
     id: axis.id,
+    formerly: axis.formerly ?? [],
     question: axis.question,
     summary: axis.summary,
     summaryHtml: axis.html.summary,
@@ -109,6 +112,16 @@ export function assembleTable(data: Omit<ContentData, 'pages'>): TableModel {
   }));
 
   return { site: data.site, backends: data.backends, rows, counts, excerpts, sources: data.sources, evidence: data.evidence };
+}
+
+/**
+ * Every element id a cell answers to besides its own: each pairing of the row's and the backend's
+ * current and former ids, so a cell link shared before a rename still lands on the cell.
+ */
+export function formerCellIds(row: Pick<RowModel, 'id' | 'formerly'>, backend: Pick<BackendEntry, 'id' | 'formerly'>): string[] {
+  const rows = [row.id, ...row.formerly];
+  const backends = [backend.id, ...(backend.formerly ?? [])];
+  return rows.flatMap((r) => backends.map((b) => routes.cellId(r, b))).slice(1);
 }
 
 export const PROVENANCE_LABEL: Record<Provenance, string> = {

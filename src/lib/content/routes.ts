@@ -1,13 +1,29 @@
 // Every site path the model and the pages link to, built here and nowhere else. Paths are
 // site-relative (no leading slash, no base); src/lib/url.ts puts the deploy base in front.
 
+const cellId = (row: string, backend: string) => `${row}--${backend}`;
+const row = (id: string) => `rows/${id}/`;
+
 export const routes = {
   home: '',
   search: 'search/',
   /** A row's anchor in the table on the home page. */
   rowAnchor: (row: string) => `#${row}`,
+  /**
+   * A cell's element id, the same in the table and on the row page: "<row>--<backend>". Ids are
+   * kebab-case (single hyphens only), so "--" can never occur inside one and the pair is never
+   * ambiguous; and unlike "<row>.<backend>" it needs no escaping in a CSS selector.
+   */
+  cellId,
+  /** A cell's anchor in the table on the home page. */
+  cellAnchor: (r: string, backend: string) => `#${cellId(r, backend)}`,
   /** A row's own page. */
-  row: (row: string) => `rows/${row}/`,
+  row,
+  /** A cell's section on its row's page. */
+  rowCell: (r: string, backend: string) => `${row(r)}#${cellId(r, backend)}`,
+  /** Link-preview images (Open Graph / Twitter): one per row, one for the home page. */
+  rowPreview: (r: string) => `og/rows/${r}.png`,
+  homePreview: 'og/home.png',
   evidence: (id: string) => `evidence/${id}/`,
   /** A page of the pages collection: "index" is the home page. */
   page: (pageId: string) => (pageId === 'index' ? '' : `${pageId}/`),

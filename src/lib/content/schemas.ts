@@ -53,8 +53,15 @@ export const excerptSchema = z
     path: ['cut'],
   });
 
+/**
+ * Ids an axis or a backend was published under before it was renamed, so links to them keep
+ * working (the old row page redirects, the old anchors stay on the page). Never reuse one.
+ */
+const formerIds = z.array(kebabId).min(1, 'list the old ids, or leave formerly out').optional();
+
 export const backendSchema = z.strictObject({
   id: kebabId,
+  formerly: formerIds,
   name: z.string().min(1),
   /** Whether this phase ran the backend; a column that was not run cannot hold measurements. */
   run: z.boolean(),
@@ -77,6 +84,7 @@ export const cellSchema = z.strictObject({
 
 export const axisSchema = z.strictObject({
   id: kebabId,
+  formerly: formerIds,
   /** The row's question, worded as the seed words it. */
   question: z.string().min(1),
   /** One short sentence for link previews of the row's own page. */

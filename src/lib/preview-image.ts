@@ -1,0 +1,96 @@
+// Link-preview images (Open Graph / Twitter cards), 1200x630 PNG, drawn at build time from the
+// table model and nothing else: a row's question, its summary, and each backend's provenance in
+// words; the home page's title, the backends and the cell counts. satori lays the card out as
+// SVG, resvg rasterises it. The font is DejaVu Sans from an npm package (@fontsource/dejavu-sans,
+// latin subset, .woff: satori reads ttf/otf/woff, not woff2), so every build draws the same pixels
+// whatever fonts the machine has. Plain Node: the endpoints in src/pages/og/ and the unit tests
+// both call it.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import satori from 'satori';
+import { Resvg } from '@resvg/resvg-js';
+import sharp from 'sharp';
+import type { RowModel, TableModel, Provenance } from './content/model.ts';
+import { PROVENANCE_LABEL } from './content/model.ts';
+import { plainText } from './markdown.ts';
+import { provenanceWords, homeQuestions } from './preview-text.ts';
+
+export const PREVIEW = { width: 1200, height: 630, type: 'image/png' } as const;
+
+// Resolved from the project root: the built endpoint runs from a chunk under the output folder.
+const require = createRequire(join(process.cwd(), 'package.json'));
+const font = (weight: 400 | 700) =>
+  readFileSync(require.resolve(`@fontsource/dejavu-sans/files/dejavu-sans-latin-${weight}-normal.woff`));
+let fonts: { name: string; data: Buffer; weight: 400 | 700; style: 'normal' }[] | undefined;
+const loadFonts = () =>
+  (fonts ??= [
+    { name: 'DejaVu Sans', data: font(400), weight: 400, style: 'normal' },
+    { name: 'DejaVu Sans', data: font(700), weight: 700, style: 'normal' },
+  ]);
+
+// The site's light palette (src/styles/tokens.css), so a card looks like the page it previews.
+const C = {
+  bg: '#ffffff', text: '#1b1d21', muted: '#4a5058', border: '#c9ced6', accent: '#1f4fa3', soft: '#f4f6f8',
+  measured: '#0f5c2e', 'to-measure': '#7a4a00', cited: '#1f4fa3',
+} as const;
+const BORDER: Record<Provenance, string> = { measured: 'solid', 'to-measure': 'dashed', cited: 'dotted' };
+
+/** A satori element: what JSX would make, without a JSX runtime. */
+type Node = { type: string; props: Record<string, unknown> & { style?: Record<string, unknown>; children?: unknown } };
+const h = (type: string, style: Record<string, unknown>, ...children: unknown[]): Node => ({
+  type, props: { style: { display: 'flex', ...style }, children: children.length === 1 ? children[0] : children },
+});
+
+/** At most `lines` lines of text, cut with an ellipsis (satori's line clamp), never reworded. */
+const clamp = (lines: number) => ({ display: 'block', lineClamp: lines, overflow: 'hidden' });
+
+function frame(top: string, ...body: Node[]): Node {
+  // The padding sits on an inner box of explicit size: satori does not take a root's padding off its children's width.
+  return h('div', { width: PREVIEW.width, height: PREVIEW.height, background: C.bg, borderTop: `14px solid ${C.accent}` },
+    h('div', { width: PREVIEW.width - 2 * PAD_X, height: PREVIEW.height - 14 - 2 * PAD_Y, margin: `${PAD_Y}px ${PAD_X}px`,
+      flexDirection: 'column', color: C.text, fontFamily: 'DejaVu Sans' },
+      h('div', { fontSize: 24, color: C.muted, marginBottom: 20 }, top),
+      ...body,
+    ));
+}
+const PAD_X = 56;
+const PAD_Y = 40;
+
+export function rowCard(row: RowModel, model: TableModel): Node {
+  return frame(
+    `${model.site.shortTitle} · one row, as of Kubernetes ${model.site.asOf}`,
+    h('div', { fontSize: 54, fontWeight: 700, lineHeight: 1.15, marginBottom: 22, ...clamp(2) }, row.question),
+    h('div', { fontSize: 28, lineHeight: 1.4, color: C.text, flexGrow: 1, ...clamp(5) }, plainText(row.summaryHtml)),
+    h('div', { gap: 20 }, ...row.cells.map((cell) =>
+      h('div', { flexDirection: 'column', flex: 1, background: C.soft, border: `1px solid ${C.border}`, borderRadius: 8, padding: '14px 18px' },
+        h('div', { fontSize: 30, fontWeight: 700 }, cell.backend.name),
+        h('div', { fontSize: 20, color: C.muted, marginBottom: 8 }, cell.backend.run ? 'run in this phase' : 'read, not run'),
+        h('div', { fontSize: 24, fontWeight: 700, color: C[cell.provenance], border: `3px ${BORDER[cell.provenance]} ${C[cell.provenance]}`,
+          borderRadius: 6, padding: '2px 10px', alignSelf: 'flex-start' }, provenanceWords(cell)),
+      ))),
+  );
+}
+
+export function homeCard(model: TableModel): Node {
+  const counts = (['measured', 'to-measure', 'cited'] as const).map((p) => `${model.counts[p]} ${PROVENANCE_LABEL[p]}`);
+  return frame(
+    `kube-proxy backends compared, as of Kubernetes ${model.site.asOf}`,
+    h('div', { fontSize: 50, fontWeight: 700, lineHeight: 1.15, marginBottom: 24, ...clamp(3) }, model.site.title),
+    h('div', { fontSize: 28, marginBottom: 10 },
+      `${model.backends.map((b) => (b.run ? b.name : `${b.name} (read, not run)`)).join(' · ')}`),
+    h('div', { fontSize: 28, color: C.muted, flexGrow: 1 }, `${model.rows.length} axes, each cell marked how it knows: ${counts.join(', ')}`),
+    h('div', { flexDirection: 'column', fontSize: 22, color: C.muted, lineHeight: 1.35 },
+      ...homeQuestions(model).map((q) => h('div', { ...clamp(1) }, `• ${q}`))),
+  );
+}
+
+/**
+ * The card as a PNG. resvg's full-colour PNG of a text card is 55-85 KB; a 256-colour palette
+ * (sharp, Astro's own image library) without dithering looks the same and is about 40% of that.
+ */
+export async function renderPng(card: Node): Promise<Buffer> {
+  const svg = await satori(card as Parameters<typeof satori>[0], { width: PREVIEW.width, height: PREVIEW.height, fonts: loadFonts() });
+  const png = new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } }).render().asPng();
+  return sharp(png).png({ palette: true, dither: 0, effort: 1, compressionLevel: 9 }).toBuffer();
+}

@@ -1,0 +1,28 @@
+// The words of a link-preview card (src/lib/preview-image.ts) without the renderer, for the
+// pages' alt text: light enough to import into any page.
+import type { RowModel, TableModel } from './content/model.ts';
+import { PROVENANCE_LABEL } from './content/model.ts';
+import { plainText } from './markdown.ts';
+
+/** The words a cell's badge says: "Cited", "To measure · ex. 16", "Measured · ex. 18". */
+export function provenanceWords(cell: RowModel['cells'][number]): string {
+  const kind = PROVENANCE_LABEL[cell.provenance];
+  return cell.provenance === 'cited' ? kind : `${kind} · ex. ${cell.exercise}`;
+}
+
+/** Alt text for a row's card: everything it shows, as words. */
+export const rowAlt = (row: RowModel): string =>
+  `${row.question}: ${plainText(row.summaryHtml)} ` +
+  row.cells.map((c) => `${c.backend.name} (${c.backend.run ? 'run in this phase' : 'read, not run'}): ${provenanceWords(c)}.`).join(' ');
+
+/** The questions the home card lists: all of them up to six, else five and how many more. */
+export function homeQuestions(model: TableModel): string[] {
+  const qs = model.rows.map((r) => r.question);
+  return qs.length <= 6 ? qs : [...qs.slice(0, 5), `and ${qs.length - 5} more axes`];
+}
+
+export const homeAlt = (model: TableModel): string =>
+  `${model.site.title}. ${model.backends.map((b) => (b.run ? b.name : `${b.name} (read, not run)`)).join(', ')} compared on ` +
+  `${model.rows.length} axes, each cell marked how it knows: ` +
+  `${(['measured', 'to-measure', 'cited'] as const).map((p) => `${model.counts[p]} ${PROVENANCE_LABEL[p]}`).join(', ')}. ` +
+  `The axes: ${homeQuestions(model).join('; ')}.`;
