@@ -1,0 +1,216 @@
+// What the built HTML says, checked by parsing dist/ (no browser): metadata and link previews,
+// rel on external links, the sitemap and robots.txt, ids, the table's structure and badges, the
+// row pages and the data exports. Expected rows, columns and counts come from the model (the same
+// collections the site is built from), so a new row or column breaks nothing here.
+// Run after a build, with the build's SITE_BASE and SITE_URL (scripts/task.sh does).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as cheerio from 'cheerio';
+import { loadTable } from '../../src/lib/content/load.ts';
+import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON } from '../../src/lib/content/model.ts';
+import { routes } from '../../src/lib/content/routes.ts';
+import { normaliseBase } from '../../src/lib/base.ts';
+import { sitePathOfFile } from '../support/site-pages.ts';
+
+const dist = process.env.DIST_DIR ?? 'dist';
+const base = normaliseBase(process.env.SITE_BASE);
+const siteRoot = new URL(base, process.env.SITE_URL || 'http://127.0.0.1:4321').href; // SITE_URL + base
+const model = await loadTable('content');
+
+assert.ok(existsSync(join(dist, 'index.html')), `${dist}/index.html exists: build before these tests`);
+
+const read = (path: string) => readFileSync(join(dist, path), 'utf8');
+const html = (sitePath: string) => cheerio.load(read(join(sitePath, 'index.html')));
+const htmlFiles = (readdirSync(dist, { recursive: true, encoding: 'utf8' }) as string[])
+  .map((f) => f.split('\\').join('/'))
+  .filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/'))
+  .sort();
+const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+
+/** The sitemap's pages as paths relative to the base ('' for home). */
+function sitemapPaths(): string[] {
+  const paths: string[] = [];
+  for (const sitemap of locs(read('sitemap-index.xml'))) {
+    assert.ok(sitemap.startsWith(siteRoot), `${sitemap} is under ${siteRoot}`);
+    for (const loc of locs(read(sitemap.slice(siteRoot.length)))) {
+      assert.ok(loc.startsWith(siteRoot), `${loc} is under ${siteRoot}`);
+      paths.push(loc.slice(siteRoot.length));
+    }
+  }
+  return paths;
+}
+const listed = sitemapPaths();
+
+test('the sitemap lists every built page at SITE_URL + base once, except the noindex search and 404 pages', () => {
+  assert.ok(listed.includes(''), 'the home page');
+  assert.equal(new Set(listed).size, listed.length, 'no page listed twice');
+  for (const path of listed) assert.ok(existsSync(join(dist, path, 'index.html')), `${path} exists`);
+  for (const file of htmlFiles) {
+    const path = sitePathOfFile(file);
+    if (listed.includes(path)) continue;
+    const robots = cheerio.load(read(file))('meta[name=robots]').attr('content') ?? '';
+    assert.match(robots, /\bnoindex\b/, `${file} is neither in the sitemap nor noindex`);
+  }
+  assert.ok(!listed.includes(routes.search), 'search is not listed');
+});
+
+test('robots.txt points at the sitemap index at the configured site and base', () => {
+  const robots = read('robots.txt');
+  assert.match(robots, /^User-agent: \*$/m);
+  assert.equal(robots.match(/^Sitemap: (\S+)$/m)?.[1], `${siteRoot}sitemap-index.xml`);
+});
+
+test('every listed page: canonical URL, title, description, Open Graph and Twitter metadata, favicon', () => {
+  for (const path of listed) {
+    const $ = html(path);
+    const loc = siteRoot + path;
+    const meta = (sel: string) => $(sel).attr('content');
+    const title = $('title').text();
+    assert.ok(title.length > 0, `${path}: title`);
+    assert.equal($('link[rel=canonical]').attr('href'), loc, `${path}: canonical`);
+    assert.equal(meta('meta[property="og:url"]'), loc, `${path}: og:url`);
+    assert.equal(meta('meta[property="og:title"]'), title, `${path}: og:title`);
+    assert.equal(meta('meta[name="twitter:title"]'), title, `${path}: twitter:title`);
+    assert.match(meta('meta[property="og:type"]') ?? '', /^(website|article)$/, `${path}: og:type`);
+    // A page with a preview image (home, rows) has the large card; the others the plain one.
+    const image = meta('meta[property="og:image"]');
+    assert.equal(meta('meta[name="twitter:card"]'), image ? 'summary_large_image' : 'summary', `${path}: twitter:card`);
+    if (image) assert.equal(meta('meta[name="twitter:image"]'), image, `${path}: twitter:image`);
+    const description = meta('meta[name=description]') ?? '';
+    assert.match(description, /\S.{20,}/, `${path}: description`);
+    assert.equal(meta('meta[property="og:description"]'), description, `${path}: og:description`);
+    assert.equal(meta('meta[name="twitter:description"]'), description, `${path}: twitter:description`);
+    assert.equal($('meta[name=robots]').length, 0, `${path} is listed, so it is indexable`);
+    assert.equal($('link[rel=icon]').attr('href'), `${base}favicon.svg`, `${path}: favicon`);
+    assert.equal($('html').attr('lang'), 'en', `${path}: lang`);
+    assert.equal($('h1').length, 1, `${path}: one h1`);
+  }
+  assert.ok(existsSync(join(dist, 'favicon.svg')));
+});
+
+test('every page: external links carry rel="noopener"; ids are unique', () => {
+  let external = 0;
+  for (const file of htmlFiles) {
+    const $ = cheerio.load(read(file));
+    $('a[href]').each((_, a) => {
+      const href = $(a).attr('href')!;
+      if (!/^https?:/.test(href) || href.startsWith(siteRoot)) return;
+      external += 1;
+      assert.ok(($(a).attr('rel') ?? '').split(/\s+/).includes('noopener'), `${href} on ${file}`);
+    });
+    const ids = $('[id]').map((_, el) => $(el).attr('id')).get();
+    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], `${file}: duplicate ids`);
+  }
+  assert.ok(external > 0, 'the footer links to the upstream repositories');
+});
+
+test('the table: caption, a column header per backend (not-run marked), a row per axis in content order', () => {
+  const $ = html('');
+  const table = $('table.comparison');
+  assert.equal(table.length, 1);
+  assert.match(table.find('caption').text(), new RegExp(`on ${model.rows.length} axes`));
+  const heads = table.find('thead th[scope=col]').map((_, th) => ({
+    name: $(th).clone().children('.not-run').remove().end().text().trim(),
+    mark: $(th).find('.not-run').text().trim(),
+  })).get();
+  assert.deepEqual(heads, [{ name: 'Axis', mark: '' }, ...model.backends.map((b) => ({ name: b.name, mark: b.run ? '' : 'read, not run' }))]);
+  assert.deepEqual(table.find('tbody tr').map((_, tr) => $(tr).attr('id')).get(), model.rows.map((r) => r.id));
+  for (const row of model.rows) {
+    const th = table.find(`tr#${row.id} th[scope=row]`);
+    assert.equal(th.find('a.row-link').attr('href'), routes.rowAnchor(row.id));
+    assert.equal(th.find('a.row-link').text(), row.question);
+    assert.equal(th.find('a.row-page').attr('href'), base + routes.row(row.id));
+  }
+});
+
+test('every cell: one badge naming its kind in words and what it rests on; provenance as the model says', () => {
+  const $ = html('');
+  for (const row of model.rows)
+    for (const cell of row.cells) {
+      const td = $(`tr#${row.id} td[data-backend="${cell.backend.id}"]`);
+      const where = `${row.id} / ${cell.backend.id}`;
+      assert.equal(td.attr('data-provenance'), cell.provenance, where);
+      const badge = td.find('.badge');
+      assert.equal(badge.length, 1, `${where}: one badge`);
+      const text = badge.text().replace(/\s+/g, ' ').trim();
+      assert.ok(text.startsWith(`${PROVENANCE_ICON[cell.provenance]} ${PROVENANCE_LABEL[cell.provenance]} · `), `${where}: ${text}`);
+      if (cell.provenance === 'cited') {
+        const cites = badge.find('a[data-cite]').map((_, a) => $(a).attr('data-cite')).get();
+        assert.deepEqual(cites, cell.cites.map((c) => c.id), `${where}: cites`);
+        badge.find('a[data-cite]').each((i, a) => assert.equal($(a).attr('href'), base + cell.cites[i]!.href));
+      } else {
+        assert.ok(text.endsWith(`ex. ${cell.exercise}`), `${where}: ${text}`);
+      }
+      if (cell.provenance === 'to-measure') {
+        assert.match(td.find('.cell-answer').text(), /^Expected: /, where);
+        assert.match(td.find('.cell-how').text(), /^How to measure: /, where);
+      }
+      if (cell.provenance === 'measured') assert.equal(badge.attr('href'), base + routes.evidence(cell.evidence.id), where);
+    }
+});
+
+test('the legend counts each kind of cell', () => {
+  const $ = html('');
+  for (const p of PROVENANCES) {
+    const n = model.counts[p];
+    assert.equal($(`.legend [data-legend=${p}] .legend-count`).text(), `${n} ${n === 1 ? 'cell' : 'cells'}`, p);
+  }
+});
+
+test('each row has its own page: title, description from the summary, a section per backend, a link back', () => {
+  for (const row of model.rows) {
+    const $ = html(routes.row(row.id));
+    assert.match($('title').text(), new RegExp(`^${row.question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.ok(($('meta[name=description]').attr('content') ?? '').length > 20);
+    assert.deepEqual($('section.row-cell').map((_, s) => $(s).attr('data-backend')).get(), model.backends.map((b) => b.id));
+    assert.equal($('a').filter((_, a) => $(a).text() === 'See this row in the full table').attr('href'), base + routes.rowAnchor(row.id));
+  }
+});
+
+test('the table as JSON and CSV, with provenance and links that carry the base', () => {
+  const json = JSON.parse(read('comparison.json')) as {
+    backends: Array<{ id: string }>; counts: Record<string, number>;
+    rows: Array<{ id: string; url: string; page: string; preview: string; cells: Record<string, { provenance: string; url: string; page: string; cites: Array<{ excerpt: string; upstream: string }> }> }>;
+  };
+  assert.deepEqual(json.backends.map((b) => b.id), model.backends.map((b) => b.id));
+  assert.deepEqual(json.rows.map((r) => r.id), model.rows.map((r) => r.id));
+  assert.deepEqual(json.counts, model.counts);
+  for (const row of model.rows) {
+    const j = json.rows.find((r) => r.id === row.id)!;
+    assert.equal(j.url, siteRoot + routes.rowAnchor(row.id));
+    assert.equal(j.page, siteRoot + routes.row(row.id));
+    assert.equal(j.preview, siteRoot + routes.rowPreview(row.id));
+    for (const cell of row.cells) {
+      const jc = j.cells[cell.backend.id]!;
+      assert.equal(jc.provenance, cell.provenance);
+      assert.equal(jc.url, siteRoot + routes.cellAnchor(row.id, cell.backend.id));
+      assert.equal(jc.page, siteRoot + routes.rowCell(row.id, cell.backend.id));
+      assert.deepEqual(jc.cites.map((c) => c.excerpt), cell.cites.map((c) => siteRoot + c.href));
+      for (const c of jc.cites) assert.match(c.upstream, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/[0-9a-f]{40}\/.+#L\d+(-L\d+)?$/);
+    }
+  }
+  const lines = read('comparison.csv').trimEnd().split('\r\n');
+  assert.equal(lines[0], 'axis,question,backend,provenance,exercise,answer,cites,sources');
+  assert.equal(lines.length, 1 + model.rows.length * model.backends.length);
+});
+
+test('each reading page holds every excerpt of its source under its own id; KEP pages say "as of" the pinned release', () => {
+  for (const source of model.sources) {
+    const $ = html(source.page);
+    for (const ref of [...model.excerpts.values()].filter((r) => r.source.id === source.id))
+      assert.equal($(`figure.excerpt[id="${ref.excerpt.id}"]`).attr('data-excerpt'), ref.id, `${source.page}: ${ref.id}`);
+    if (source.page.startsWith('keps/'))
+      assert.match($('.prose .as-of').first().text(), new RegExp(`as of Kubernetes ${model.site.asOf}`, 'i'), source.page);
+  }
+});
+
+test('the readings index links to every reading page; each quoted question links to the exercise', () => {
+  const $ = html('readings/');
+  const hrefs = $('.prose a[href]').map((_, a) => $(a).attr('href')).get();
+  for (const page of new Set(model.sources.map((s) => s.page))) assert.ok(hrefs.includes(`${base}${page}/`), `link to ${page}`);
+  const quotes = $('.prose blockquote');
+  assert.ok(quotes.length > 0);
+  quotes.each((_, q) => assert.equal($(q).find(`a[href="${base}exercise/#read"]`).length, 1, $(q).text()));
+});
