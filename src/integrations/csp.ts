@@ -16,6 +16,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { transformerStyleToClass } from '@shikijs/transformers';
+import type { ShikiTransformer } from 'shiki';
+import type { Element, Root, RootContent } from 'hast';
 import {
   formatPolicy, inlineAttributes, inlineHashes, unionHashes, usedShikiCss, withPolicyHeader, withPolicyMeta,
   HEADER_ONLY_POLICY, type InlineHashes,
@@ -28,6 +30,23 @@ async function htmlFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name)).sort();
 }
 
+/**
+ * Shiki's style-to-class transformer converts the styles of tokens and <pre>; Astro adds a few more
+ * after it has run (the +/- marker of a diff line). Last in the list, this gives them classes too.
+ */
+function remainingStylesToClass(styleToClass: ShikiTransformer): ShikiTransformer {
+  const visit = (node: Root | RootContent, convert: (el: Element) => void) => {
+    if (node.type === 'element' && node.properties.style) convert(node);
+    if ('children' in node) for (const child of node.children) visit(child, convert);
+  };
+  return {
+    name: 'csp:remaining-styles-to-class',
+    root(root) {
+      visit(root, (el) => styleToClass.span!.call(this, el, 0, 0, el, { content: '', offset: 0 }));
+    },
+  };
+}
+
 export default function cspIntegration(): AstroIntegration {
   const styleToClass = transformerStyleToClass({ classPrefix: SHIKI_CLASS_PREFIX });
   return {
@@ -35,7 +54,7 @@ export default function cspIntegration(): AstroIntegration {
     hooks: {
       'astro:config:setup': ({ command, updateConfig }) => {
         // Only builds: in dev the classes' rules would never reach the page.
-        if (command === 'build') updateConfig({ markdown: { shikiConfig: { transformers: [styleToClass] } } });
+        if (command === 'build') updateConfig({ markdown: { shikiConfig: { transformers: [styleToClass, remainingStylesToClass(styleToClass)] } } });
       },
       // Before Pagefind's hook (integrations run in order), so the index sees the final pages.
       'astro:build:done': async ({ dir, logger }) => {
