@@ -10,6 +10,18 @@ const PRESETS: Record<LighthousePreset, Config | undefined> = {
   desktop: desktopConfig,
 };
 
+/** A run that Lighthouse itself could not complete (it says: run again) is retried, at most twice. */
+async function attempt(url: string, config: Config | undefined, port: number, log: (msg: string) => void) {
+  for (let tries = 1; ; tries++) {
+    const result = await lighthouse(url, { port, logLevel: 'error', output: 'json' }, config);
+    if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
+    const error = result.lhr.runtimeError;
+    if (!error) return result;
+    if (tries === 3) throw new Error(`lighthouse on ${url}: ${error.code} ${error.message}`);
+    log(`  lighthouse could not finish (${error.code}); running again`);
+  }
+}
+
 /** Runs Lighthouse `runs` times on each URL with each preset; medians per URL and preset. */
 export async function runLighthouse(
   urls: { label: string; url: string }[], runs: number, log: (msg: string) => void,
@@ -26,10 +38,8 @@ export async function runLighthouse(
         const results: LighthouseRun[] = [];
         for (let i = 1; i <= runs; i++) {
           log(`lighthouse ${label} (${preset}) run ${i}/${runs}`);
-          const result = await lighthouse(url, { port: chrome.port, logLevel: 'error', output: 'json' }, PRESETS[preset]);
-          if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
-          const { categories, audits, runtimeError } = result.lhr;
-          if (runtimeError) throw new Error(`lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`);
+          const result = await attempt(url, PRESETS[preset], chrome.port, log);
+          const { categories, audits } = result.lhr;
           const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
           const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
           results.push({
