@@ -5,6 +5,7 @@ import sitemap from '@astrojs/sitemap';
 import { normaliseBase } from './src/lib/base.ts';
 import { markdownConfig } from './src/lib/markdown-pipeline.ts';
 import pagefind from './src/integrations/pagefind.ts';
+import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
 import { movedRowPaths } from './src/lib/content/load.ts';
@@ -24,12 +25,12 @@ export default defineConfig({
   trailingSlash: 'always',
   // With OUT_DIR, tests build content fixtures with their own cache too, away from dist/'s.
   cacheDir: process.env.CACHE_DIR ?? './node_modules/.astro',
-  // No inline <script> or <style>: everything is a file from 'self', so public/_headers can
-  // carry a strict Content-Security-Policy without hashes that change with every edit.
-  build: { format: 'directory', inlineStylesheets: 'never' },
+  // One request renders a page: its stylesheets and scripts are inlined into it (a page's CSS is a
+  // few KB; its scripts a few hundred bytes). src/integrations/csp.ts then allows each by its hash.
+  build: { format: 'directory', inlineStylesheets: 'always' },
   vite: {
     build: {
-      assetsInlineLimit: 0, // Astro inlines scripts below this size
+      assetsInlineLimit: 4096, // Astro inlines processed <script>s below this size
       rolldownOptions: {
         // One harmless rolldown warning per MDX page, from Astro itself (withastro/astro#18087; see
         // src/lib/rolldown-logs.ts). Only that one is dropped; every other log goes on as before.
@@ -45,6 +46,8 @@ export default defineConfig({
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at rows' old ids.
     sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) && !moved.has(new URL(page).pathname) }),
+    // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.
+    csp(),
     // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
     pagefind(),
   ],

@@ -1,7 +1,8 @@
-// npm run bench [-- --sizes 60,600 --runs 1]
+// npm run bench [-- --sizes 60,600 --runs 1 --lighthouse-runs 3]
 // Builds the site into .bench/ (never dist/), loads every page cold in Chromium and reports what it
-// downloads, checks the budgets, then rebuilds with the table grown to synthetic sizes to show how
-// build time and the table page's weight grow. Progress goes to stderr; the Markdown report to
+// downloads, runs Lighthouse on the table page and a row page (mobile and desktop presets, medians
+// of --lighthouse-runs; 0 skips it), checks the budgets, then rebuilds with the table grown to
+// synthetic sizes to show how build time and the table page's weight grow. Progress goes to stderr; the Markdown report to
 // stdout, and every figure to .bench/results.json.
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -14,12 +15,15 @@ import { SERVING } from '../tests/support/ports.ts';
 import { chromiumLaunchOptions } from '../tests/support/chromium.ts';
 import { sitePathOfFile } from '../tests/support/site-pages.ts';
 import { loadContent } from '../src/lib/content/load.ts';
+import { routes } from '../src/lib/content/routes.ts';
 import {
   sizeOf, addSizes, childCpuMs, marginalGzip, TABLE_PAGE_PARTS, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
-  BUDGET, GZIP_LEVEL, ZERO, type PageMeasure, type NoJsCheck, type Size,
+  median, lighthouseRows, LIGHTHOUSE_HEADER, BUDGET, GZIP_LEVEL, ZERO, type PageMeasure, type NoJsCheck, type Size, type LighthouseSummary,
 } from './lib/bench.ts';
+import { runLighthouse } from './lib/lighthouse.ts';
 
 const root = resolve(import.meta.dirname, '..');
+const LIGHTHOUSE_VERSION = (JSON.parse(readFileSync(join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
 const benchDir = join(root, '.bench');
 const realContent = join(root, 'content');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
@@ -27,16 +31,19 @@ const base = normaliseBase(process.env.SITE_BASE);
 const TABLE_PATH = ''; // the comparison table is the home page
 
 const { values: args } = parseArgs({
-  options: { sizes: { type: 'string', default: '60,600' }, runs: { type: 'string', default: '1' } },
+  options: {
+    sizes: { type: 'string', default: '60,600' }, runs: { type: 'string', default: '1' },
+    'lighthouse-runs': { type: 'string', default: '3' },
+  },
 });
 const sizes = args.sizes.split(',').filter(Boolean).map(Number);
 const runs = Number(args.runs);
-if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(runs) || runs < 1)
-  throw new Error('usage: npm run bench -- [--sizes 60,600] [--runs 1]');
+const lighthouseRuns = Number(args['lighthouse-runs']);
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(runs) || runs < 1 || !Number.isInteger(lighthouseRuns) || lighthouseRuns < 0)
+  throw new Error('usage: npm run bench -- [--sizes 60,600] [--runs 1] [--lighthouse-runs 3]');
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 /** Runs a command to completion, its output appended to `logFile`; returns wall and CPU milliseconds. */
 function timed(cmd: string, argv: string[], env: NodeJS.ProcessEnv, logFile: string): Promise<{ wall: number; cpu: number }> {
@@ -201,8 +208,11 @@ export async function inspectTablePage(browser: Browser, siteUrl: string, expect
 
 const axisIds = async (contentDir: string) => (await loadContent(contentDir)).axes.map((a) => a.id);
 
-/** Builds one content folder and measures it: every page, or only the table page. */
-async function benchSite(browser: Browser, label: string, contentDir: string, allPages: boolean) {
+/**
+ * Builds one content folder and measures it: every page, or only the table page; with
+ * `lighthouse` runs, Lighthouse on the table page and the first row's page too.
+ */
+async function benchSite(browser: Browser, label: string, contentDir: string, allPages: boolean, lighthouse = 0) {
   const { outDir, times } = await buildRuns(label, contentDir);
   const paths = sitePages(outDir);
   const server = await serve(outDir);
@@ -210,8 +220,16 @@ async function benchSite(browser: Browser, label: string, contentDir: string, al
     log(`measuring ${allPages ? `${paths.length} pages` : 'the table page'} of ${label} in Chromium`);
     const pages: PageMeasure[] = [];
     for (const path of allPages ? paths : [TABLE_PATH]) pages.push(await measurePage(browser, server.siteUrl, path));
-    const table = await inspectTablePage(browser, server.siteUrl, await axisIds(contentDir));
-    return { label, rows: table.noJs.expected.length, pageCount: paths.length, times, pages, ...table };
+    const ids = await axisIds(contentDir);
+    const table = await inspectTablePage(browser, server.siteUrl, ids);
+    let lh: LighthouseSummary[] | undefined;
+    let lighthouseLoad: number | undefined;
+    if (lighthouse > 0) {
+      lighthouseLoad = os.loadavg()[0]!;
+      const targets = [TABLE_PATH, routes.row(ids[0]!)].map((path) => ({ label: `/${path}`, url: server.siteUrl + path }));
+      lh = await runLighthouse(targets, lighthouse, log);
+    }
+    return { label, rows: table.noJs.expected.length, pageCount: paths.length, times, pages, lighthouse: lh, lighthouseLoad, ...table };
   } finally {
     await server.stop();
   }
@@ -224,7 +242,7 @@ async function main() {
   mkdirSync(benchDir, { recursive: true });
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
-    const real = await benchSite(browser, 'site', realContent, true);
+    const real = await benchSite(browser, 'site', realContent, true, lighthouseRuns);
     const scaled = [];
     for (const total of sizes) {
       const dir = join(benchDir, `content-${total}`);
@@ -239,9 +257,9 @@ async function main() {
       chromium: browser.version(),
       os: `${os.type()} ${os.release()}`,
     };
-    writeFileSync(join(benchDir, 'results.json'), JSON.stringify({ base, gzipLevel: GZIP_LEVEL, runs, machine, real, scaled }, null, 2));
+    writeFileSync(join(benchDir, 'results.json'), JSON.stringify({ base, gzipLevel: GZIP_LEVEL, runs, lighthouseRuns, machine, real, scaled }, null, 2));
 
-    const budgets = evaluateBudgets({ pages: real.pages, tablePath: TABLE_PATH, noJs: real.noJs });
+    const budgets = evaluateBudgets({ pages: real.pages, tablePath: TABLE_PATH, noJs: real.noJs, lighthouse: real.lighthouse });
     const pageRows = real.pages.map((p) => [
       `/${p.path}`, p.html.raw, p.html.gzip, p.css.raw, p.css.gzip, p.js.raw, p.js.gzip, p.inlineJs.gzip, p.requests,
     ]);
@@ -279,6 +297,19 @@ async function main() {
       '',
       formatBudgets(budgets),
       '',
+      ...(real.lighthouse ? [
+        '### Lighthouse',
+        '',
+        `Lighthouse ${LIGHTHOUSE_VERSION} (npm) in the same Chromium, against the same server; each figure is the median of` +
+          ` ${lighthouseRuns} run${lighthouseRuns === 1 ? '' : 's'}. Presets: Lighthouse's default (mobile: simulated slow 4G, 4x CPU` +
+          ' slowdown) and its desktop config. LCP and TBT are simulated from the trace of this machine\'s main thread: the 4x' +
+          ' slowdown multiplies tasks that a busy machine already runs slowly, so the benchmark index (Lighthouse\'s own measure' +
+          ` of this machine's speed during the run; a typical desktop scores 1000 or more) says how far to trust them.` +
+          ` The 1-minute load average when Lighthouse started was ${real.lighthouseLoad!.toFixed(1)}.`,
+        '',
+        markdownTable(LIGHTHOUSE_HEADER, lighthouseRows(real.lighthouse)),
+        '',
+      ] : []),
       '### Pages',
       '',
       markdownTable(['page', 'HTML', 'HTML gzip', 'CSS', 'CSS gzip', 'JS files', 'JS gzip', 'inline JS gzip', 'requests'], pageRows),

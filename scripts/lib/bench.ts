@@ -75,8 +75,14 @@ export interface BudgetResult {
 export const BUDGET = {
   /** The table page's HTML + CSS, gzip: what fits the first TCP round trip (10 segments ~ 14 KB). */
   tableHtmlCssGzip: 14 * KB,
-  /** Script bytes downloaded on load by any page except the search page, gzip. */
-  jsOnLoadGzip: 3 * KB,
+  /** Script on load of any page except the search page, gzip: files plus inline scripts. */
+  jsOnLoadGzip: 1 * KB,
+  /** Requests until the network is idle, on any page except the search page, the document included. */
+  requestsAtLoad: 2,
+  /** Every Lighthouse category score, on each preset. */
+  lighthouseScore: 100,
+  /** Lighthouse's cumulative layout shift, on each preset. */
+  cls: 0,
 } as const;
 
 /** The search page is allowed its own weight (Pagefind); it is left out of the JavaScript budget. */
@@ -87,9 +93,14 @@ export interface BudgetInput {
   /** Path of the table page among `pages` (the home page: ""). */
   tablePath: string;
   noJs: NoJsCheck;
+  /** Lighthouse medians, when it ran. */
+  lighthouse?: LighthouseSummary[];
 }
 
-export function evaluateBudgets({ pages, tablePath, noJs }: BudgetInput): BudgetResult[] {
+/** Script on load: files downloaded plus the inline scripts carried in the HTML. */
+export const jsOnLoad = (p: PageMeasure): number => p.js.gzip + p.inlineJs.gzip;
+
+export function evaluateBudgets({ pages, tablePath, noJs, lighthouse }: BudgetInput): BudgetResult[] {
   const table = pages.find((p) => p.path === tablePath);
   if (!table) throw new Error(`the table page "${tablePath}" was not measured`);
   const results: BudgetResult[] = [];
@@ -112,13 +123,24 @@ export function evaluateBudgets({ pages, tablePath, noJs }: BudgetInput): Budget
   });
 
   const scripted = pages.filter((p) => !isSearchPage(p.path));
-  const heaviest = scripted.reduce<PageMeasure | undefined>((max, p) => (!max || p.js.gzip > max.js.gzip ? p : max), undefined);
-  const jsMax = heaviest?.js.gzip ?? 0;
+  const most = (measure: (p: PageMeasure) => number) =>
+    scripted.reduce<PageMeasure | undefined>((max, p) => (!max || measure(p) > measure(max) ? p : max), undefined);
+  const of = (n: number) => `${n} page${n === 1 ? '' : 's'}`;
+  const heaviest = most(jsOnLoad);
+  const jsMax = heaviest ? jsOnLoad(heaviest) : 0;
   results.push({
-    name: 'JavaScript on load, outside search (gzip)',
+    name: 'JavaScript on load, outside search (gzip, files + inline)',
     limit: `<= ${formatBytes(BUDGET.jsOnLoadGzip)} per page`,
-    actual: heaviest ? `${formatBytes(jsMax)} at most (/${heaviest.path}), ${scripted.length} page${scripted.length === 1 ? '' : 's'}` : 'no pages',
+    actual: heaviest ? `${formatBytes(jsMax)} at most (/${heaviest.path}), ${of(scripted.length)}` : 'no pages',
     pass: heaviest !== undefined && jsMax <= BUDGET.jsOnLoadGzip,
+  });
+
+  const busiest = most((p) => p.requests);
+  results.push({
+    name: 'requests at load, outside search',
+    limit: `<= ${BUDGET.requestsAtLoad} per page`,
+    actual: busiest ? `${busiest.requests} at most (/${busiest.path}), ${of(scripted.length)}` : 'no pages',
+    pass: busiest !== undefined && busiest.requests <= BUDGET.requestsAtLoad,
   });
 
   const foreign = pages.flatMap((p) => p.foreign.map((u) => `/${p.path} -> ${u}`));
@@ -128,8 +150,84 @@ export function evaluateBudgets({ pages, tablePath, noJs }: BudgetInput): Budget
     actual: foreign.length === 0 ? `0 (${pages.length} page${pages.length === 1 ? '' : 's'})` : `${foreign.length}: ${foreign.slice(0, 3).join('; ')}`,
     pass: foreign.length === 0,
   });
+
+  if (lighthouse) {
+    const low = lighthouse.flatMap((s) => LIGHTHOUSE_CATEGORIES
+      .filter(([key]) => s[key] < BUDGET.lighthouseScore)
+      .map(([key, name]) => `${s.label} ${s.preset} ${name} ${s[key]}${s.failing.length ? ` (${s.failing.join(', ')})` : ''}`));
+    results.push({
+      name: 'Lighthouse, all four categories (median)',
+      limit: `${BUDGET.lighthouseScore} on ${lighthouse.length} page/preset pairs`,
+      actual: low.length === 0 ? `${BUDGET.lighthouseScore} everywhere` : low.join('; '),
+      pass: lighthouse.length > 0 && low.length === 0,
+    });
+    const shifted = lighthouse.filter((s) => s.cls > BUDGET.cls);
+    results.push({
+      name: 'cumulative layout shift (Lighthouse, median)',
+      limit: `${BUDGET.cls} on ${lighthouse.length} page/preset pairs`,
+      actual: shifted.length === 0 ? String(BUDGET.cls) : shifted.map((s) => `${s.label} ${s.preset} ${formatCls(s.cls)}`).join('; '),
+      pass: lighthouse.length > 0 && shifted.length === 0,
+    });
+  }
   return results;
 }
+
+// ---- Lighthouse -----------------------------------------------------------------------------
+
+export type LighthousePreset = 'mobile' | 'desktop';
+
+/** One Lighthouse run: category scores 0-100, LCP and TBT in ms, CLS unitless. */
+export interface LighthouseRun {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /** Lighthouse's measure of this machine's speed at the time (a typical desktop scores 1000 or more). */
+  benchmarkIndex: number;
+  /** Ids of scored audits that did not fully pass. */
+  failing: string[];
+}
+
+/** The median of each figure over the runs of one page and preset. */
+export interface LighthouseSummary extends Omit<LighthouseRun, 'failing'> {
+  label: string;
+  preset: LighthousePreset;
+  runs: number;
+  /** Audits that failed in any run. */
+  failing: string[];
+}
+
+export const LIGHTHOUSE_CATEGORIES = [
+  ['performance', 'Performance'], ['accessibility', 'Accessibility'], ['bestPractices', 'Best practices'], ['seo', 'SEO'],
+] as const;
+
+/** The lower median of a list of numbers (a value some run really had). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+export function summariseLighthouse(label: string, preset: LighthousePreset, runs: LighthouseRun[]): LighthouseSummary {
+  if (runs.length === 0) throw new Error(`no Lighthouse runs for ${label} (${preset})`);
+  const m = (key: Exclude<keyof LighthouseRun, 'failing'>) => median(runs.map((r) => r[key]));
+  return {
+    label, preset, runs: runs.length,
+    performance: m('performance'), accessibility: m('accessibility'), bestPractices: m('bestPractices'), seo: m('seo'),
+    lcpMs: m('lcpMs'), tbtMs: m('tbtMs'), cls: m('cls'), benchmarkIndex: m('benchmarkIndex'),
+    failing: [...new Set(runs.flatMap((r) => r.failing))].sort(),
+  };
+}
+
+export const lighthouseRows = (summaries: LighthouseSummary[]): (string | number)[][] =>
+  summaries.map((s) => [
+    s.label, s.preset, ...LIGHTHOUSE_CATEGORIES.map(([key]) => s[key]),
+    Math.round(s.lcpMs), Math.round(s.tbtMs), formatCls(s.cls), Math.round(s.benchmarkIndex),
+  ]);
+
+export const LIGHTHOUSE_HEADER = ['page', 'preset', ...LIGHTHOUSE_CATEGORIES.map(([, name]) => name), 'LCP ms', 'TBT ms', 'CLS', 'benchmark index'];
+
+/** A layout shift score: 0, or its first two significant digits (a tiny shift is not shown as 0.000). */
+export const formatCls = (cls: number): number => (cls === 0 ? 0 : Number(cls.toPrecision(2)));
 
 /**
  * Parts of the table page, by CSS selector, for the "what do the bytes go to" breakdown. A part's

@@ -1,32 +1,68 @@
-// What a static host serves, seen by a browser: the Content-Security-Policy from public/_headers
-// enforced on every page, the security headers, the 404 page, and nothing fetched from another
-// origin. Sitemap, robots.txt and each page's metadata are read from dist/ in tests/dist/.
+// What a static host serves, seen by a browser: the Content-Security-Policy (in each page and in
+// _headers) enforced on every page, each page rendered from its own HTML, the security headers,
+// the 404 page, and nothing fetched from another origin. Sitemap, robots.txt and each page's
+// metadata are read from dist/ in tests/dist/.
 import { test, expect } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { sitemapPages, recordCspViolations } from '../support/site-pages.ts';
 
-test('every page loads under the Content-Security-Policy with no violation and no request to another origin', { tag: '@base' }, async ({ page, request, baseURL }) => {
+test('every page loads under the Content-Security-Policy with no violation, from its own HTML, and no request to another origin', { tag: '@base' }, async ({ page, request, baseURL }) => {
   const violations = await recordCspViolations(page);
   const origin = new URL(baseURL!).origin;
+  const favicon = new URL('favicon.svg', baseURL).href;
   const foreign: string[] = [];
+  let requested: string[] = [];
   page.on('request', (req) => {
     const u = new URL(req.url());
-    if (!['data:', 'blob:'].includes(u.protocol) && u.origin !== origin) foreign.push(`${req.url()} from ${page.url()}`);
+    if (['data:', 'blob:'].includes(u.protocol)) return;
+    requested.push(req.url());
+    if (u.origin !== origin) foreign.push(`${req.url()} from ${page.url()}`);
   });
   const pages = await sitemapPages(request, baseURL!);
   test.setTimeout(test.info().timeout + pages.length * 5_000);
   for (const path of [...pages.map((p) => p.path), 'search/']) {
+    requested = [];
     const res = await page.goto(path, { waitUntil: 'networkidle' });
     expect(res?.status(), path).toBe(200);
-    // The policy is really there (a missing header would make "no violations" meaningless).
-    expect(res?.headers()['content-security-policy'], path).toContain("script-src 'self'");
+    // The policy is really there, in the header and in the page (a missing one would make "no
+    // violations" meaningless), and neither allows anything inline but by hash.
+    const header = res?.headers()['content-security-policy'] ?? '';
+    const meta = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content') ?? '';
+    for (const policy of [header, meta]) {
+      expect(policy, path).toMatch(/(^|; )script-src 'self' [^;]*'sha256-/);
+      expect(policy, path).toMatch(/(^|; )style-src 'self' 'sha256-/);
+      expect(policy, path).not.toContain('unsafe-inline');
+    }
     expect(await violations(), `CSP violations on /${path}`).toEqual([]);
+    // Styles and scripts are in the page: nothing else is fetched but the favicon (search loads Pagefind).
+    if (path !== 'search/') expect(requested.filter((u) => u !== favicon), `requests of /${path}`).toEqual([res!.url()]);
   }
   expect(foreign).toEqual([]);
 });
 
-test('the policy blocks what it should: an injected inline script is refused and reported', async ({ page, consoleProblems }) => {
+test('the policy a page carries stands alone: the first thing in <head>, and what a host without _headers enforces', async ({ page, request, consoleProblems }) => {
+  const html = await (await request.get('')).text();
+  expect(html).toMatch(/^<!DOCTYPE html><html[^>]*><head><meta charset="utf-8"><meta http-equiv="content-security-policy" content="default-src 'self';/i);
+  // The same page served with no headers at all: the policy in it still refuses an injected script.
+  await page.route('**/*', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, headers: { 'content-type': res.headers()['content-type'] ?? 'text/html' } });
+  });
   const violations = await recordCspViolations(page);
-  await page.goto('');
+  const res = await page.goto('');
+  expect(res?.headers()['content-security-policy']).toBeUndefined();
+  // The page's own inline scripts, allowed by their hashes, ran: the head script showed the toggle,
+  // its module script tracks the scheme.
+  await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', /^(true|false)$/);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', 'true');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', 'false');
+  await expectInjectedScriptRefused(page, violations, consoleProblems);
+});
+
+/** Injects an inline script into the loaded page and expects the policy to refuse it, report it and log it. */
+async function expectInjectedScriptRefused(page: Page, violations: () => Promise<string[]>, consoleProblems: string[]) {
   const ran = await page.evaluate(() => {
     const s = document.createElement('script');
     s.textContent = 'window.__injectedRan = true;';
@@ -37,10 +73,16 @@ test('the policy blocks what it should: an injected inline script is refused and
   // The violation event is fired from a queued task, and the console message reaches the test
   // asynchronously: wait for each, however long the machine takes.
   await expect.poll(async () => (await violations()).some((v) => v.startsWith('script-src-elem blocked inline')), 'violation reported').toBe(true);
-  // Chromium also logs the refusal as a console error; that one is the point of this test.
+  // Chromium also logs the refusal as a console error; that one is the point of the test.
   const isExpected = (p: string) => p.includes('Content Security Policy');
   await expect.poll(() => consoleProblems.some(isExpected), 'refusal logged').toBe(true);
   consoleProblems.splice(0, consoleProblems.length, ...consoleProblems.filter((p) => !isExpected(p)));
+}
+
+test('the policy blocks what it should: an injected inline script is refused and reported', async ({ page, consoleProblems }) => {
+  const violations = await recordCspViolations(page);
+  await page.goto('');
+  await expectInjectedScriptRefused(page, violations, consoleProblems);
 });
 
 test('responses carry the security headers from _headers', { tag: '@base' }, async ({ request }) => {

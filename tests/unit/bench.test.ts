@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
   sizeOf, addSizes, evaluateBudgets, formatBudgets, markdownTable, syntheticAxes, writeScaledContent,
-  isSearchPage, childCpuMs, marginalGzip, BUDGET, GZIP_LEVEL, SYNTHETIC_PREFIX, type PageMeasure, type NoJsCheck,
+  isSearchPage, childCpuMs, marginalGzip, summariseLighthouse, lighthouseRows, median, BUDGET, GZIP_LEVEL, SYNTHETIC_PREFIX,
+  type PageMeasure, type NoJsCheck, type LighthouseRun,
 } from '../../scripts/lib/bench.ts';
 import { axisSchema, type Axis } from '../../src/lib/content/schemas.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
@@ -20,8 +21,12 @@ const page = (path: string, over: Partial<PageMeasure> = {}): PageMeasure => ({
   path, html: size(5000), css: size(1500), js: size(0), inlineJs: size(0), requests: 1, urls: [`http://127.0.0.1/${path}`], foreign: [], ...over,
 });
 const allRows: NoJsCheck = { expected: ['fixture-a', 'fixture-b'], missing: [] };
-const byName = (pages: PageMeasure[], noJs = allRows) =>
-  Object.fromEntries(evaluateBudgets({ pages, tablePath: '', noJs }).map((r) => [r.name, r]));
+const byName = (pages: PageMeasure[], noJs = allRows, lighthouse?: Parameters<typeof evaluateBudgets>[0]['lighthouse']) =>
+  Object.fromEntries(evaluateBudgets({ pages, tablePath: '', noJs, lighthouse }).map((r) => [r.name, r]));
+const JS_BUDGET = 'JavaScript on load, outside search (gzip, files + inline)';
+const lhRun = (over: Partial<LighthouseRun> = {}): LighthouseRun => ({
+  performance: 100, accessibility: 100, bestPractices: 100, seo: 100, lcpMs: 900, tbtMs: 0, cls: 0, benchmarkIndex: 1500, failing: [], ...over,
+});
 const realAxes = () => parse(readFileSync('content/comparison/axes.yaml', 'utf8')) as Axis[];
 
 test('sizeOf counts UTF-8 bytes and gzips at the stated level', () => {
@@ -35,8 +40,9 @@ test('sizeOf counts UTF-8 bytes and gzips at the stated level', () => {
 });
 
 test('every budget passes for a page set within its limits', () => {
-  const results = evaluateBudgets({ pages: [page(''), page('rows/fixture-a/', { js: size(900) })], tablePath: '', noJs: allRows });
-  assert.deepEqual(results.map((r) => r.pass), [true, true, true, true]);
+  const lighthouse = [summariseLighthouse('/', 'mobile', [lhRun()]), summariseLighthouse('/', 'desktop', [lhRun()])];
+  const results = evaluateBudgets({ pages: [page(''), page('rows/fixture-a/', { js: size(900), requests: 2 })], tablePath: '', noJs: allRows, lighthouse });
+  assert.deepEqual(results.map((r) => r.pass), [true, true, true, true, true, true, true]);
   assert.doesNotMatch(formatBudgets(results), /FAIL/);
 });
 
@@ -49,11 +55,35 @@ test('a table page over 14 KB of HTML + CSS prints FAIL', () => {
   assert.equal(byName([page('', { html: size(BUDGET.tableHtmlCssGzip - 1000), css: size(1000) })])['table page HTML + CSS (gzip)']!.pass, true);
 });
 
-test('JavaScript over 3 KB on any page but search fails; the search page is exempt', () => {
+test('JavaScript over 1 KB, files and inline together, on any page but search fails; the search page is exempt', () => {
   const heavy = size(BUDGET.jsOnLoadGzip + 1);
-  assert.equal(byName([page(''), page('exercise/', { js: heavy })])['JavaScript on load, outside search (gzip)']!.pass, false);
-  assert.equal(byName([page(''), page('search/', { js: heavy })])['JavaScript on load, outside search (gzip)']!.pass, true);
+  assert.equal(byName([page(''), page('exercise/', { js: heavy })])[JS_BUDGET]!.pass, false);
+  assert.equal(byName([page(''), page('exercise/', { js: size(600), inlineJs: size(BUDGET.jsOnLoadGzip - 599) })])[JS_BUDGET]!.pass, false);
+  assert.equal(byName([page(''), page('exercise/', { js: size(600), inlineJs: size(BUDGET.jsOnLoadGzip - 600) })])[JS_BUDGET]!.pass, true);
+  assert.equal(byName([page(''), page('search/', { js: heavy })])[JS_BUDGET]!.pass, true);
   assert.ok(isSearchPage('search/') && !isSearchPage('rows/search-cost/') && !isSearchPage(''));
+});
+
+test('more than 2 requests at load on any page but search fails', () => {
+  const r = byName([page(''), page('exercise/', { requests: 3 }), page('search/', { requests: 9 })])['requests at load, outside search']!;
+  assert.equal(r.pass, false);
+  assert.match(r.actual, /3 at most \(\/exercise\/\)/);
+  assert.equal(byName([page('', { requests: 2 }), page('search/', { requests: 9 })])['requests at load, outside search']!.pass, true);
+});
+
+test('Lighthouse: medians per figure; a category under 100 or any layout shift fails, naming the audits', () => {
+  const s = summariseLighthouse('/rows/x/', 'mobile', [lhRun({ performance: 97, lcpMs: 1500, failing: ['a'] }), lhRun({ lcpMs: 1000 }), lhRun({ cls: 0.04, lcpMs: 1200, failing: ['b'] })]);
+  assert.deepEqual({ performance: s.performance, lcpMs: s.lcpMs, cls: s.cls, runs: s.runs, failing: s.failing },
+    { performance: 100, lcpMs: 1200, cls: 0, runs: 3, failing: ['a', 'b'] });
+  assert.deepEqual(lighthouseRows([s]), [['/rows/x/', 'mobile', 100, 100, 100, 100, 1200, 0, 0, 1500]]);
+  const low = byName([page('')], allRows, [summariseLighthouse('/', 'desktop', [lhRun({ seo: 92, failing: ['meta-description'] })])]);
+  assert.equal(low['Lighthouse, all four categories (median)']!.pass, false);
+  assert.match(low['Lighthouse, all four categories (median)']!.actual, /\/ desktop SEO 92 \(meta-description\)/);
+  const shift = byName([page('')], allRows, [summariseLighthouse('/', 'mobile', [lhRun({ cls: 0.000123 })])]);
+  assert.equal(shift['cumulative layout shift (Lighthouse, median)']!.pass, false);
+  assert.match(shift['cumulative layout shift (Lighthouse, median)']!.actual, /mobile 0\.00012$/, 'a tiny shift is not printed as 0');
+  assert.equal(median([3, 1, 2, 4]), 2, 'the lower median: a value some run had');
+  assert.throws(() => summariseLighthouse('/', 'mobile', []), /no Lighthouse runs/);
 });
 
 test('a row missing from the script-free HTML fails the no-JavaScript budget', () => {
