@@ -5,12 +5,10 @@
 // latin subset, .woff: satori reads ttf/otf/woff, not woff2), so every build draws the same pixels
 // whatever fonts the machine has. Plain Node: the endpoints in src/pages/og/ and the unit tests
 // both call it.
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import satori from 'satori';
-import { Resvg } from '@resvg/resvg-js';
-import sharp from 'sharp';
+import { join, resolve } from 'node:path';
 import type { RowModel, TableModel, Provenance } from './content/model.ts';
 import { PROVENANCE_LABEL } from './content/model.ts';
 import { plainText } from './markdown.ts';
@@ -85,11 +83,39 @@ export function homeCard(model: TableModel): Node {
   );
 }
 
+// Drawing a card costs about half a second (and satori's first one a few seconds more), so each PNG
+// is kept in the build cache (CACHE_DIR, else Astro's own, node_modules/.astro), keyed by everything
+// that decides its pixels: the card (all its text and styles), the font files and the renderers'
+// versions. A build with unchanged content draws nothing; any change to a row draws that row again.
+const cacheDir = resolve(process.env.CACHE_DIR ?? 'node_modules/.astro', 'preview-images');
+// The renderers' versions as package.json pins them (exact versions; sharp exports no package.json).
+const pinned = (JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+const cacheKey = (card: Node): string =>
+  createHash('sha256')
+    .update(JSON.stringify({ card, renderers: ['satori', '@resvg/resvg-js', 'sharp'].map((p) => `${p}@${pinned[p]}`) }))
+    .update(font(400)).update(font(700))
+    .digest('hex');
+
+/** The card as a PNG, from the build cache when it was drawn before. */
+export async function renderPng(card: Node): Promise<Buffer> {
+  const file = join(cacheDir, `${cacheKey(card)}.png`);
+  try {
+    return readFileSync(file);
+  } catch {
+    const png = await drawPng(card);
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(file, png);
+    return png;
+  }
+}
+
 /**
  * The card as a PNG. resvg's full-colour PNG of a text card is 55-85 KB; a 256-colour palette
  * (sharp, Astro's own image library) without dithering looks the same and is about 40% of that.
  */
-export async function renderPng(card: Node): Promise<Buffer> {
+export async function drawPng(card: Node): Promise<Buffer> {
+  // Loaded on the first card drawn, not at import: a build whose cards are all cached never loads them.
+  const [{ default: satori }, { Resvg }, { default: sharp }] = await Promise.all([import('satori'), import('@resvg/resvg-js'), import('sharp')]);
   const svg = await satori(card as Parameters<typeof satori>[0], { width: PREVIEW.width, height: PREVIEW.height, fonts: loadFonts() });
   const png = new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } }).render().asPng();
   return sharp(png).png({ palette: true, dither: 0, effort: 1, compressionLevel: 9 }).toBuffer();
