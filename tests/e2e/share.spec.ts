@@ -42,7 +42,7 @@ async function previewOf(page: Page, request: APIRequestContext, baseURL: string
   return { image: image!, bytes: body.length, alt: (await meta('meta[property="og:image:alt"]'))! };
 }
 
-test('every row page and the home page preview with their own 1200x630 PNG under 80 KB', async ({ page, request, baseURL }) => {
+test('every row page and the home page preview with their own 1200x630 PNG under 80 KB', { tag: '@base' }, async ({ page, request, baseURL }) => {
   const [home] = await sitemapPages(request, baseURL!);
   const siteRoot = home!.loc.slice(0, home!.loc.length - home!.path.length);
   const json = await (await request.get('comparison.json')).json();
@@ -98,7 +98,7 @@ const renamed = test.extend<object, { renamedSite: string }>({
   baseURL: async ({ renamedSite }, use) => use(renamedSite),
 });
 
-renamed.describe('a renamed row and column (FIXTURE)', () => {
+renamed.describe('a renamed row and column (FIXTURE)', { tag: '@base' }, () => {
   renamed.describe.configure({ mode: 'serial' });
 
   renamed('/rows/<old-id>/ is a static redirect: meta refresh, canonical, a visible link, noindex', async ({ request, baseURL }) => {
