@@ -104,7 +104,7 @@ export async function serve(dir: string): Promise<{ siteUrl: string; stop: () =>
     child.once('error', fail);
     child.once('exit', (code) => fail(new Error(`static server exited ${code}`)));
     child.stdout!.on('data', (chunk) => {
-      const port = SERVING.exec((out += chunk))?.groups?.e2e_port;
+      const port = SERVING.exec((out += chunk))?.groups?.port;
       if (port) done(port);
     });
   });

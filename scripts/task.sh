@@ -4,9 +4,11 @@
 # they are missing or stale, then runs the task.
 #   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
 #   dev            the author's loop: astro dev, live reload of every edit under content/
-#   test           everything CI runs: types, unit tests, then at / and under a sub-path: build,
-#                  the built HTML (tests/dist), the link gate, e2e
-#   stress         the e2e suite 5 times at each base with every core kept busy (scripts/stress.ts)
+#   test           everything CI runs: types, unit tests and the builds at / (dist/) and under a
+#                  sub-path (dist-subpath/) side by side; then for each build its HTML (tests/dist)
+#                  and the link gate; then one e2e run over both builds
+#   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
+#   stress         both builds, then the e2e suite 5 times with every core kept busy (scripts/stress.ts)
 #   evidence       add a capture from a node: evidence add <capture folder> (scripts/evidence.ts)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
@@ -26,12 +28,40 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 
 base="${SITE_BASE:-/}"
 port="${PORT:-4321}"
+# The sub-path the tests deploy under (playwright.config.ts reads the same variable).
+export E2E_SUBPATH="${E2E_SUBPATH:-/kube-proxy-backends/}"
 
 # Pagefind runs inside astro build (src/integrations/pagefind.ts). The log passes through
 # scripts/check-build-log.ts, which fails the build if it printed any warning (pipefail keeps
 # astro's own failure too).
 build() { astro build "$@" 2>&1 | node scripts/check-build-log.ts; }
-e2e() { playwright test "$@"; }
+# The two builds the tests read: dist/ at / and dist-subpath/ under $E2E_SUBPATH (own cache).
+builds() {
+  SITE_BASE=/ build
+  SITE_BASE=$E2E_SUBPATH OUT_DIR=dist-subpath CACHE_DIR=node_modules/.astro-subpath build
+}
+# What reads a build without a browser: its HTML (tests/dist) and the link gate.
+built_html() { # <folder> <base>
+  DIST_DIR=$1 SITE_BASE=$2 node --test "tests/dist/**/*.test.ts"
+  SITE_BASE=$2 node scripts/check-links.ts "$1"
+}
+unit() { node --test --test-concurrency=2 "tests/unit/**/*.test.ts" "$@"; }
+# Runs the named functions side by side, each into its own log; prints each log whole, in the
+# order given, as soon as it and those before it are done; fails if any failed.
+together() {
+  local dir; dir=$(mktemp -d)
+  local -a pids=()
+  for job in "$@"; do ("$job" >"$dir/$job.log" 2>&1) & pids+=($!); done
+  local status=0 i=0
+  for job in "$@"; do
+    if wait "${pids[$i]}"; then echo "task: $job passed"; else echo "task: $job FAILED"; status=1; fi
+    cat "$dir/$job.log"
+    i=$((i + 1))
+  done
+  rm -rf "$dir"
+  return $status
+}
+types() { astro check; }
 
 task="${1:-}"; shift || true
 case "$task" in
@@ -47,23 +77,17 @@ case "$task" in
     astro dev --host 127.0.0.1 --port "$port" "$@"
     ;;
   check) astro check "$@" ;;
-  unit) node --test "tests/unit/**/*.test.ts" "$@" ;;
-  e2e) e2e "$@" ;;
+  unit) unit "$@" ;;
+  e2e) builds; playwright test "$@" ;;
   verify-quotes) node scripts/verify-quotes.ts "$@" ;;
   evidence) node scripts/evidence.ts "$@" ;;
   bench) node scripts/bench.ts "$@" ;;
-  stress) node scripts/stress.ts "$@" ;;
+  stress) builds; node scripts/stress.ts "$@" ;;
   test)
-    astro check
-    node --test "tests/unit/**/*.test.ts"
-    for b in / /kube-proxy-backends/; do
-      echo "task: build + e2e with SITE_BASE=$b"
-      export SITE_BASE=$b
-      build
-      node --test "tests/dist/**/*.test.ts"
-      node scripts/check-links.ts dist
-      e2e
-    done
+    together types unit builds
+    built_html dist /
+    built_html dist-subpath "$E2E_SUBPATH"
+    playwright test
     ;;
   *) echo "usage: scripts/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|evidence" >&2; exit 2 ;;
 esac

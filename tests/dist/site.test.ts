@@ -214,3 +214,39 @@ test('the readings index links to every reading page; each quoted question links
   assert.ok(quotes.length > 0);
   quotes.each((_, q) => assert.equal($(q).find(`a[href="${base}exercise/#read"]`).length, 1, $(q).text()));
 });
+
+test('every table of contents lists its page\'s h2/h3 headings, in order, each linking to the heading\'s id', () => {
+  let tocs = 0;
+  for (const file of htmlFiles) {
+    const $ = cheerio.load(read(file));
+    const toc = $('nav.toc');
+    if (toc.length === 0) continue;
+    tocs += 1;
+    assert.equal($(`#${toc.attr('aria-labelledby')}`).text(), 'On this page', `${file}: the table of contents is named`);
+    const entries = toc.find('a').map((_, a) => ({ href: $(a).attr('href'), text: $(a).text().trim() })).get();
+    const headings = $('.prose :is(h2, h3)').map((_, h) => ({ href: `#${$(h).attr('id')}`, text: $(h).text().trim() })).get();
+    assert.deepEqual(entries, headings, file);
+  }
+  // Pages long enough to get one exist; which ones is the content's business, not this test's.
+  assert.ok(tocs > 0, 'no page has a table of contents');
+});
+
+test('the reading order runs from the home page through every listed page once, each step linking back', () => {
+  const next = (path: string) => html(path)('nav[aria-label="Reading order"] a[rel=next]').attr('href');
+  const prev = (path: string) => html(path)('nav[aria-label="Reading order"] a[rel=prev]').attr('href');
+  assert.equal(prev(''), undefined, 'the home page comes first');
+  const visited = [''];
+  for (let href = next(''); href !== undefined; href = next(visited.at(-1)!)) {
+    assert.ok(href.startsWith(base), `${href} carries the base`);
+    const path = href.slice(base.length);
+    assert.ok(!visited.includes(path), `the chain returns to /${path}`);
+    assert.ok(listed.includes(path), `/${path} is a listed page`);
+    assert.equal(prev(path), base + visited.at(-1)!, `/${path} links back`);
+    visited.push(path);
+  }
+  // Every page of the pages collection is on the way; the pages generated per row and per
+  // evidence file are reached from the table instead.
+  const generated = [routes.row(''), routes.evidence('')].map((r) => r.replace(/\/+$/, '/'));
+  const pages = listed.filter((p) => !generated.some((prefix) => p.startsWith(prefix)));
+  assert.deepEqual([...visited].sort(), [...pages].sort(), 'every page of the pages collection is on the way');
+});

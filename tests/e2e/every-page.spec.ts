@@ -1,70 +1,91 @@
-// Every page the site publishes, as its sitemap lists them (fetched through the test server),
-// plus the built pages left out of the sitemap on purpose (search, 404): each one loads and logs
-// no console error or warning, and is axe clean (WCAG 2.2 A/AA + best practice) in the light and
-// in the dark scheme. The page list comes from the build, so a new page is covered the moment it
-// is built (tests/dist/ checks that every built page is in the sitemap or says noindex).
-// Axe runs once per page and scheme: in the run at base /. Under the sub-path the markup differs
-// only in the base in front of URLs, which the link gate and tests/dist/ check; that run still
-// loads every page (a stylesheet or script missing under the base shows in the console).
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
-import { test, expect, expectAxeClean } from './fixtures.ts';
-import { sitemapPages, sitePathOfFile } from '../support/site-pages.ts';
-import { normaliseBase } from '../../src/lib/base.ts';
-
-const dist = join(import.meta.dirname, '../../dist');
-
-const AXE = normaliseBase(process.env.SITE_BASE) === '/';
+// Every page the build wrote, each in its own test, loaded once and checked for everything that
+// holds on every page: it answers 200 from its own HTML (the document, plus the favicon; search
+// also loads Pagefind) under a Content-Security-Policy that allows nothing inline but by hash and
+// reports no violation; no console error or warning and no request to another origin (the
+// fixtures); and, in the run at base / (the markup under a sub-path differs only in the base in
+// front of URLs, which tests/dist/ and the link gate check): axe clean (WCAG 2.2 A/AA + best
+// practice) in the light and the dark scheme, no sideways scroll at 360 px, and with JavaScript
+// off the same text and no button that could not work.
+// The list comes from dist/ itself, so a new page is covered the moment it is built (tests/dist/
+// checks that every built page is in the sitemap or says noindex).
+import type { Page } from '@playwright/test';
+import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
+import { builtPages, recordCspViolations, atRoot } from '../support/site-pages.ts';
+import { routes } from '../../src/lib/content/routes.ts';
 
 /** Rules switched off on every page, each with the reason. None today: keep it that way. */
 const DISABLED_RULES: Record<string, string> = {};
 
-/** The sitemap's pages as test-server URLs (the shared helper maps SITE_URL onto the base). */
-async function listedPages(request: APIRequestContext, baseURL: string): Promise<string[]> {
-  const pages = (await sitemapPages(request, baseURL)).map((p) => new URL(p.path, baseURL).href);
-  expect(pages, 'the sitemap lists the home page').toContain(baseURL);
-  return pages;
-}
+/** The text a reader sees in <main>, leaving out buttons (script-only controls). */
+const readableText = (page: Page) => page.getByRole('main').evaluate((main) => {
+  const parts: string[] = [];
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement!;
+    if (!el.closest('button') && el.checkVisibility()) parts.push(node.textContent ?? '');
+  }
+  return parts.join('').replace(/\s+/g, ' ').trim();
+});
 
-/** Every HTML page in dist/, as test-server URLs ("rows/drain/index.html" -> "<base>rows/drain/"). */
-function builtPages(baseURL: string): string[] {
-  const files = (readdirSync(dist, { recursive: true, encoding: 'utf8' }) as string[])
-    .map((f) => f.split('\\').join('/'))
-    .filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/'));
-  expect(files.length, 'dist/ holds built pages (build before e2e)').toBeGreaterThan(0);
-  return files.map((f) => new URL(sitePathOfFile(f), baseURL).href).sort();
-}
+for (const path of builtPages()) {
+  test(`every page: /${path}`, { tag: '@base' }, async ({ page, browser, baseURL }) => {
+    const violations = await recordCspViolations(page);
+    const favicon = new URL('favicon.svg', baseURL).href;
+    const requested: string[] = [];
+    page.on('request', (req) => { if (!/^(data|blob):/.test(req.url())) requested.push(req.url()); });
 
-/** The sitemap's pages, then the built pages it leaves out (each checked for noindex below). */
-async function pagesToScan(request: APIRequestContext, baseURL: string): Promise<{ listed: string[]; unlisted: string[] }> {
-  const listed = await listedPages(request, baseURL);
-  const unlisted = builtPages(baseURL).filter((u) => !listed.includes(u));
-  return { listed, unlisted };
-}
+    const res = await page.goto(path);
+    expect(res?.status(), 'status').toBe(200);
 
-for (const colorScheme of AXE ? (['light', 'dark'] as const) : (['light'] as const)) {
-  test(`every page: loads, quiet console${AXE ? ', axe clean' : ''} (${colorScheme})`, { tag: '@base' }, async ({ page, request, baseURL }) => {
-    const { listed, unlisted } = await pagesToScan(request, baseURL!);
-    const pages = [...listed, ...unlisted];
-    test.setTimeout(60_000 + pages.length * 60_000); // generous: a loaded 2-core machine took ~25 s a page
-    await page.emulateMedia({ colorScheme });
-
-    // The fixture fails the test on any console message; this names the page it came from.
-    const consoleByPage: string[] = [];
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.type() === 'warning') consoleByPage.push(`${page.url()}: ${msg.type()}: ${msg.text()} [${msg.location().url}]`);
+    await test.step('the Content-Security-Policy, in the header and in the page, holds with no violation', async () => {
+      // The policy is really there (a missing one would make "no violations" meaningless), and
+      // neither copy allows anything inline but by hash.
+      const header = res?.headers()['content-security-policy'] ?? '';
+      const meta = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content') ?? '';
+      for (const policy of [header, meta]) {
+        expect.soft(policy).toMatch(/(^|; )script-src 'self' [^;]*'sha256-/);
+        expect.soft(policy).toMatch(/(^|; )style-src 'self' 'sha256-/);
+        expect.soft(policy).not.toContain('unsafe-inline');
+      }
+      expect.soft(await violations(), 'CSP violations').toEqual([]);
     });
-    page.on('pageerror', (err) => consoleByPage.push(`${page.url()}: pageerror: ${err.message}`));
 
-    for (const url of pages) {
-      await test.step(url, async () => {
-        const response = await page.goto(url);
-        expect.soft(response?.status(), `${url} answers 200`).toBe(200);
-        expect.soft(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), 'scheme emulated').toBe(colorScheme === 'dark');
-        if (AXE) await expectAxeClean(page, { disable: DISABLED_RULES }).catch((e: Error) => expect.soft(e.message, `axe on ${url} (${colorScheme})`).toBe(''));
+    if (path !== routes.search) {
+      await test.step('rendered from its own HTML: nothing else is requested but the favicon', async () => {
+        expect.soft(requested.filter((u) => u !== favicon), 'requests at load').toEqual([res!.url()]);
       });
     }
-    expect(consoleByPage, 'console errors or warnings, by page').toEqual([]);
+
+    // What follows does not depend on the base: it runs once, in the pass at /.
+    if (!atRoot(baseURL)) return;
+
+    await test.step('axe clean in the light and in the dark scheme', async () => {
+      await expectAxeCleanInBothSchemes(page, { disable: DISABLED_RULES });
+      await page.emulateMedia({ colorScheme: null });
+    });
+
+    await test.step('at 360 px wide it does not scroll sideways', async () => {
+      await page.setViewportSize({ width: 360, height: 740 });
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), 'page width at 360 px').toBeLessThanOrEqual(360);
+    });
+
+    await test.step('with JavaScript off it reads the same, and offers no button that cannot work', async () => {
+      const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+      const off = await context.newPage();
+      const failed: string[] = [];
+      off.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+      await off.goto(path);
+      await expect.soft(off.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect.soft(off.getByRole('button'), 'buttons need JavaScript, so none shows').toHaveCount(0);
+      // The search page says instead that it needs JavaScript (reader.spec.ts).
+      if (path !== routes.search) {
+        await page.setViewportSize({ width: 1280, height: 720 });
+        const text = await readableText(off);
+        expect.soft(text.length, 'has text').toBeGreaterThan(0);
+        expect.soft(text, 'reads the same with and without JavaScript').toBe(await readableText(page));
+      }
+      expect.soft(failed, 'failed requests').toEqual([]);
+      await context.close();
+    });
   });
 }

@@ -66,7 +66,9 @@ test('every row page and the home page preview with their own 1200x630 PNG under
 
 const renamed = test.extend<object, { renamedSite: string }>({
   renamedSite: [
-    async ({}, use) => {
+    async ({}, use, workerInfo) => {
+      // Built with the base of the project this worker runs (root or subpath).
+      const base = new URL(workerInfo.project.use.baseURL!).pathname;
       const work = mkdtempSync(join(tmpdir(), 'renamed-site-'));
       const content = join(work, 'content');
       cpSync('tests/fixtures/bad-content/valid', content, { recursive: true });
@@ -74,11 +76,11 @@ const renamed = test.extend<object, { renamedSite: string }>({
       const out = join(work, 'out');
       const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
         encoding: 'utf8', timeout: 280_000,
-        env: { ...process.env, CONTENT_DIR: content, OUT_DIR: out, CACHE_DIR: join(work, 'cache'), ASTRO_TELEMETRY_DISABLED: '1' },
+        env: { ...process.env, SITE_BASE: base, CONTENT_DIR: content, OUT_DIR: out, CACHE_DIR: join(work, 'cache'), ASTRO_TELEMETRY_DISABLED: '1' },
       });
       if (build.status !== 0) throw new Error(`fixture build failed:\n${build.stdout}${build.stderr}`);
       const server: ChildProcess = spawn(process.execPath, ['tests/support/static-server.ts', '0'], {
-        env: { ...process.env, SERVE_DIR: out }, stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, SITE_BASE: base, SERVE_DIR: out }, stdio: ['ignore', 'pipe', 'inherit'],
       });
       const url = await new Promise<string>((done, fail) => {
         let seen = '';

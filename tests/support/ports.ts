@@ -4,10 +4,16 @@ import { createServer, type AddressInfo } from 'node:net';
 
 /**
  * The line tests/support/static-server.ts prints once it listens. Start it on port 0 and read the
- * port it took from this line: no window in which another process can take the port first. The
- * group name becomes E2E_PORT when Playwright's webServer.wait matches it (playwright.config.ts).
+ * port it took from this line: no window in which another process can take the port first.
  */
-export const SERVING = /static: serving .* at http:\/\/127\.0\.0\.1:(?<e2e_port>\d+)\//;
+export const SERVING = /static: serving .* at http:\/\/127\.0\.0\.1:(?<port>\d+)\//;
+
+/**
+ * SERVING, with the port captured under `variable`: Playwright's webServer.wait sets that
+ * environment variable (upper-cased) to the port (playwright.config.ts).
+ */
+export const servingLine = (variable: string): RegExp =>
+  new RegExp(SERVING.source.replace('(?<port>', `(?<${variable.toLowerCase()}>`));
 
 /** A port that was free a moment ago, for tools that must be told a port before they listen (linkinator). */
 export const freePort = (host = '127.0.0.1'): Promise<number> =>

@@ -1,5 +1,8 @@
-// Helpers for e2e tests that cover "every page": the list comes from the built sitemap, fetched
-// through the test server, so pages added later are covered without editing the tests.
+// Helpers for e2e tests that cover "every page": the list comes from the build (dist/, or the
+// built sitemap fetched through the test server), so pages added later are covered without
+// editing the tests.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 export interface SitePage {
@@ -14,6 +17,32 @@ const locs = (xml: string): string[] =>
 
 /** A built file as the site path a reader sees: "rows/drain/index.html" -> "rows/drain/", "index.html" -> "". */
 export const sitePathOfFile = (rel: string): string => rel.replace(/(^|\/)index\.html$/, '$1');
+
+/** The build the e2e suite lists pages from (the pass at / serves it; the sub-path build has the same pages). */
+const dist = join(import.meta.dirname, '../../dist');
+
+/** Every HTML page in dist/ as a path relative to the base ('' for home, '404.html'), sorted. */
+export function builtPages(): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(dist, { recursive: true, encoding: 'utf8' });
+  } catch {
+    throw new Error(`${dist} is missing: build before the e2e suite (npm run e2e builds both bases)`);
+  }
+  const pages = files.map((f) => f.split('\\').join('/'))
+    .filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/'))
+    .map(sitePathOfFile)
+    .sort();
+  if (pages.length === 0) throw new Error(`${dist} holds no pages: build before the e2e suite`);
+  return pages;
+}
+
+/** The HTML of a built page, by the path builtPages() gives. */
+export const readBuiltPage = (path: string): string =>
+  readFileSync(join(dist, path === '' || path.endsWith('/') ? `${path}index.html` : path), 'utf8');
+
+/** True in the pass at base / (baseURL's path is "/"): what does not depend on the base runs only there. */
+export const atRoot = (baseURL: string | undefined): boolean => new URL(baseURL!).pathname === '/';
 
 /** Maps a URL the sitemap gives (at SITE_URL) onto a path relative to the served base. */
 export function relativeToBase(loc: string, baseURL: string): string {

@@ -40,7 +40,7 @@ function extendedContent(name: string, leaveOut?: { row: string; column: string 
   const rows = axes.toJS() as Array<{ id: string; cells: Record<string, { cites: string[] }> }>;
   // Cite an excerpt today's content already cites, whichever it is.
   const cite = Object.values(rows[0]!.cells)[0]!.cites[0]!;
-  rows.forEach((row, i) => axes.setIn([i, 'cells', NEW_COLUMN], { ...backendFixture.cell, cites: [cite] }));
+  rows.forEach((_, i) => axes.setIn([i, 'cells', NEW_COLUMN], { ...backendFixture.cell, cites: [cite] }));
   const columns = [...(backends.toJS() as Extra[]).map((b) => b.id)];
   const cells = Object.fromEntries(columns.map((c) => [c, { ...axisFixture.cell, cites: [cite] }]));
   axes.add(axes.createNode({ ...axisFixture.axis, cells }));
