@@ -102,7 +102,7 @@ async function e2eRun(run: number): Promise<RunResult> {
   const out = createWriteStream(logFile);
   const exit = await new Promise<number | null>((done) => {
     const projects = args.project.flatMap((p) => ['--project', p]);
-    current = spawn(join(root, 'node_modules/.bin/playwright'), ['test', '--reporter=list,json', `--output=${join(outRoot, name)}`, ...projects], {
+    current = spawn(join(root, 'node_modules/.bin/playwright'), ['test', '--reporter=list,json', '--trace=retain-on-failure', `--output=${join(outRoot, name)}`, ...projects], {
       cwd: root, env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: json, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     current.stdout!.pipe(out, { end: false });

@@ -4,9 +4,9 @@
 # they are missing or stale, then runs the task.
 #   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
 #   dev            the author's loop: astro dev, live reload of every edit under content/
-#   test           everything CI runs: types, unit tests and the builds at / (dist/) and under a
-#                  sub-path (dist-subpath/) side by side; then for each build its HTML (tests/dist)
-#                  and the link gate; then one e2e run over both builds
+#   test           everything CI runs: the unit tests, and beside them types (astro check), the
+#                  builds at / (dist/) and under a sub-path (dist-subpath/) and for each its HTML
+#                  (tests/dist) and the link gate; then one e2e run over both builds
 #   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
 #   stress         both builds, then the e2e suite 5 times with every core kept busy (scripts/stress.ts)
 #   evidence       add a capture from a node: evidence add <capture folder> (scripts/evidence.ts)
@@ -61,7 +61,14 @@ together() {
   rm -rf "$dir"
   return $status
 }
-types() { astro check; }
+# astro check syncs content and writes .astro/ as a build does: never beside a build of the site.
+# Then the builds, and what reads them without a browser, all beside the unit tests.
+types_builds_html() {
+  astro check
+  builds
+  built_html dist /
+  built_html dist-subpath "$E2E_SUBPATH"
+}
 
 task="${1:-}"; shift || true
 case "$task" in
@@ -84,9 +91,7 @@ case "$task" in
   bench) node scripts/bench.ts "$@" ;;
   stress) builds; node scripts/stress.ts "$@" ;;
   test)
-    together types unit builds
-    built_html dist /
-    built_html dist-subpath "$E2E_SUBPATH"
+    together unit types_builds_html
     playwright test
     ;;
   *) echo "usage: scripts/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|evidence" >&2; exit 2 ;;

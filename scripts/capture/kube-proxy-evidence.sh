@@ -24,6 +24,8 @@
 # http://127.0.0.1:10249), else from the running process's --proxy-mode flag or its --config file;
 # its version from the running binary (/proc/<pid>/exe --version), else from kubernetes_build_info
 # in <metrics>/metrics. Anything it cannot read, it refuses to guess.
+# Exercise 18 waits KUBE_PROXY_LOG_SETTLE seconds (default 5) after the sync's first log line, so
+# the whole entry is in the log before it is copied.
 set -eu
 
 PROG=kube-proxy-evidence
@@ -35,6 +37,9 @@ exercises=""
 deployment=""
 log=""
 metrics="${KUBE_PROXY_METRICS:-http://127.0.0.1:10249}"
+# Exercise 18: seconds to let kube-proxy finish logging a sync once its first line is there.
+settle="${KUBE_PROXY_LOG_SETTLE:-5}"
+case "$settle" in ''|*[!0-9]*) die "KUBE_PROXY_LOG_SETTLE must be a whole number of seconds, not '$settle'" ;; esac
 scale_back=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -183,7 +188,7 @@ $get '$metrics/metrics' | grep '^kubeproxy_sync_' || true
 kubectl -n '$ns' scale deployment '$name' --replicas=$((replicas + 1)) >&2
 kubectl -n '$ns' rollout status deployment '$name' --timeout=180s >&2
 i=0; until tail -c +$from '$log' | grep -q '"$marker"'; do i=\$((i + 1)); [ \$i -le 60 ] || { echo 'no "$marker" line in $log within 60 s: is kube-proxy at -v=9?' >&2; exit 1; }; sleep 1; done
-sleep 5
+sleep $settle
 echo '# $log from byte $from: each "$marker" entry, with its payload'
 tail -c +$from '$log' | awk '{ l = \$0; sub(/^[^ ]+ (stdout|stderr) [PF] /, "", l) } on { print; if (l ~ /^[ \t]*>[ \t]*\$/) on = 0; next } index(l, "\"$marker\"") { print; if (l ~ /=<[ \t]*\$/) on = 1 }'
 echo '# kubeproxy_sync_* metrics after'

@@ -8,7 +8,7 @@
 // off the same text and no button that could not work.
 // The list comes from dist/ itself, so a new page is covered the moment it is built (tests/dist/
 // checks that every built page is in the sitemap or says noindex).
-import type { Page } from '@playwright/test';
+import type { Page, Response } from '@playwright/test';
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
 import { builtPages, recordCspViolations, atRoot } from '../support/site-pages.ts';
 import { routes } from '../../src/lib/content/routes.ts';
@@ -28,7 +28,7 @@ const readableText = (page: Page) => page.getByRole('main').evaluate((main) => {
 });
 
 for (const path of builtPages()) {
-  test(`every page: /${path}`, { tag: '@base' }, async ({ page, browser, baseURL }) => {
+  test(`every page: /${path}`, { tag: '@base' }, async ({ page, scriptlessPage: off, baseURL }) => {
     const violations = await recordCspViolations(page);
     const favicon = new URL('favicon.svg', baseURL).href;
     const requested: string[] = [];
@@ -70,11 +70,10 @@ for (const path of builtPages()) {
     });
 
     await test.step('with JavaScript off it reads the same, and offers no button that cannot work', async () => {
-      const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
-      const off = await context.newPage();
       const failed: string[] = [];
-      off.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
-      await off.goto(path);
+      const onResponse = (r: Response) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); };
+      off.on('response', onResponse);
+      await off.goto(new URL(path, baseURL).href);
       await expect.soft(off.getByRole('heading', { level: 1 })).toBeVisible();
       await expect.soft(off.getByRole('button'), 'buttons need JavaScript, so none shows').toHaveCount(0);
       // The search page says instead that it needs JavaScript (reader.spec.ts).
@@ -84,8 +83,8 @@ for (const path of builtPages()) {
         expect.soft(text.length, 'has text').toBeGreaterThan(0);
         expect.soft(text, 'reads the same with and without JavaScript').toBe(await readableText(page));
       }
+      off.off('response', onResponse);
       expect.soft(failed, 'failed requests').toEqual([]);
-      await context.close();
     });
   });
 }

@@ -56,7 +56,23 @@ interface Fixtures {
   foreignRequests: string[];
 }
 
-export const test = base.extend<Fixtures>({
+interface WorkerFixtures {
+  /**
+   * A page with JavaScript off, one per worker: tests that only load pages in it and read them
+   * share it rather than open a browser context each (a script-free page keeps no state).
+   */
+  scriptlessPage: Page;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  scriptlessPage: [
+    async ({ browser }, use) => {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      await use(await context.newPage());
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
   consoleProblems: [
     async ({ page }, use) => {
       const problems: string[] = [];

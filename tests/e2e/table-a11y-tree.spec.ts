@@ -127,102 +127,100 @@ for (const setup of SETUPS) {
   test.describe(`table accessibility tree (${setup.title})`, () => {
     test.use({ viewport: setup.viewport, javaScriptEnabled: setup.js });
 
-    test('each header is named by what it heads: row header = question, column header = backend', async ({ page }) => {
+    // One page load, three checks: the names, the reading order, the Tab walk.
+    test('headers named by what they head; each kind of cell reads answer, provenance, sources; Tab reaches every tool in order, in view', async ({ page }) => {
       const model = await getModel(page);
       await page.goto('');
       const cdp = await page.context().newCDPSession(page);
-      const problems: string[] = [];
 
-      const rowIds = await page.locator('table.comparison tbody tr').evaluateAll((trs) => trs.map((tr) => tr.id));
-      expect(rowIds, 'rows in the table, in model order').toEqual(model.rows.map((r) => r.id));
-      const rowHeaders = await axNames(cdp, 'table.comparison tbody th');
-      expect(rowHeaders, 'one row header per row').toHaveLength(model.rows.length);
-      model.rows.forEach((row, i) => {
-        const found = rowHeaders[i]!;
-        if (found.role !== 'rowheader' || found.ignored || found.name !== row.question) {
-          problems.push(`row header of row "${row.id}": expected rowheader "${row.question}", found ${found.ignored ? 'ignored ' : ''}${found.role} "${found.name}"`);
-        }
-      });
+      await test.step('each header is named by what it heads: row header = question, column header = backend', async () => {
+        const problems: string[] = [];
 
-      const expectedColumns = ['Axis', ...model.backends.map(columnName)];
-      const columnHeaders = await axNames(cdp, 'table.comparison thead th');
-      expect(columnHeaders, 'one column header per backend, after "Axis"').toHaveLength(expectedColumns.length);
-      expectedColumns.forEach((name, i) => {
-        const found = columnHeaders[i]!;
-        if (found.role !== 'columnheader' || found.ignored || found.name !== name) {
-          problems.push(`column header ${i + 1}: expected columnheader "${name}", found ${found.ignored ? 'ignored ' : ''}${found.role} "${found.name}"`);
-        }
-      });
-      await cdp.detach();
-      expect(problems, 'header names in Chromium\'s accessibility tree').toEqual([]);
-
-      // The same, as Playwright's ARIA snapshot shows it (attached for reading; the README quotes one row).
-      const first = model.rows[0]!;
-      await test.info().attach(`aria-snapshot-${first.id}.yml`, { body: await page.locator(`tr#${first.id}`).ariaSnapshot(), contentType: 'text/yaml' });
-      await expect(page.getByRole('rowheader', { name: first.question, exact: true })).toHaveCount(1);
-    });
-
-    test('one cell of each provenance reads: answer, provenance, what it rests on', async ({ page }) => {
-      const model = await getModel(page);
-      await page.goto('');
-      const cdp = await page.context().newCDPSession(page);
-      const problems: string[] = [];
-      for (const provenance of ['cited', 'to-measure', 'measured'] as const) {
-        const row = model.rows.find((r) => Object.values(r.cells).some((c) => c.provenance === provenance));
-        if (!row) {
-          test.info().annotations.push({ type: 'no cell', description: `no ${provenance} cell in the content yet` });
-          continue;
-        }
-        const backend = model.backends.find((b) => row.cells[b.id]!.provenance === provenance)!;
-        const [found] = await axNames(cdp, `tr#${row.id} > td[data-backend="${backend.id}"]`);
-        if (found?.role !== 'cell') problems.push(`cell ${row.id}/${backend.id}: expected role cell, found ${found?.role}`);
-        const name = squash(found?.name ?? '');
-        let at = 0;
-        let previous = '(start)';
-        for (const fragment of readingOrder(row.cells[backend.id]!)) {
-          const i = name.indexOf(squash(fragment), at);
-          if (i < 0) {
-            problems.push(`${provenance} cell ${row.id}/${backend.id}: expected "${fragment}" after "${previous}"; the cell reads "${found?.name}"`);
-            break;
+        const rowIds = await page.locator('table.comparison tbody tr').evaluateAll((trs) => trs.map((tr) => tr.id));
+        expect(rowIds, 'rows in the table, in model order').toEqual(model.rows.map((r) => r.id));
+        const rowHeaders = await axNames(cdp, 'table.comparison tbody th');
+        expect(rowHeaders, 'one row header per row').toHaveLength(model.rows.length);
+        model.rows.forEach((row, i) => {
+          const found = rowHeaders[i]!;
+          if (found.role !== 'rowheader' || found.ignored || found.name !== row.question) {
+            problems.push(`row header of row "${row.id}": expected rowheader "${row.question}", found ${found.ignored ? 'ignored ' : ''}${found.role} "${found.name}"`);
           }
-          at = i + squash(fragment).length;
-          previous = fragment;
-        }
-        // The answer comes first: nothing but a to-measure cell's "Expected:" before it.
-        const lead = squash(provenance === 'to-measure' ? `Expected: ${row.cells[backend.id]!.answer}` : row.cells[backend.id]!.answer);
-        if (!name.startsWith(lead)) problems.push(`${provenance} cell ${row.id}/${backend.id} does not open with its answer; it reads "${found?.name}"`);
-      }
-      await cdp.detach();
-      expect(problems, 'cell reading order in Chromium\'s accessibility tree').toEqual([]);
-    });
+        });
 
-    test('Tab reaches every row tool and citation in order, each focused element in view', async ({ page }) => {
-      const model = await getModel(page);
-      const expected = expectedStops(model, setup.js);
-      await page.goto('');
-      await page.locator('.table-scroll').focus();
-      const stops: Stop[] = [];
-      for (let i = 0; i <= expected.length + 2; i++) {
-        await page.keyboard.press('Tab');
-        const stop = await page.evaluate(describeFocus);
-        if (!stop.inTable) break;
-        stops.push(stop);
-      }
-      expect(stops.map((s) => s.stop), 'Tab order through the table').toEqual(expected);
-      // Never wholly out of view or hidden (WCAG 2.2 AA, 2.4.11 Focus Not Obscured).
-      const lost = stops.filter((s) => !s.inView).map((s) => `${s.stop}: ${s.clipped ?? s.covered ?? 'no box'}`);
-      expect(lost, 'focused elements not in view at all').toEqual([]);
-      // With JavaScript the table scrolls each focused element wholly into view, clear of the sticky
-      // row header; without it Chromium leaves a partly visible one where it is (it does not scroll
-      // what is partly in view), so there partial cover is only reported.
-      const covered = stops.filter((s) => s.covered).map((s) => `${s.stop}: ${s.covered}`);
-      const clipped = stops.filter((s) => s.clipped).map((s) => `${s.stop}: ${s.clipped}`);
-      if (setup.js) {
-        expect(covered, 'focused elements partly behind a sticky header').toEqual([]);
-        expect(clipped, 'focused elements partly outside the table\'s box or the viewport').toEqual([]);
-      } else if (covered.length + clipped.length > 0) {
-        test.info().annotations.push({ type: 'partly in view without JavaScript', description: [...covered, ...clipped].join('; ') });
-      }
+        const expectedColumns = ['Axis', ...model.backends.map(columnName)];
+        const columnHeaders = await axNames(cdp, 'table.comparison thead th');
+        expect(columnHeaders, 'one column header per backend, after "Axis"').toHaveLength(expectedColumns.length);
+        expectedColumns.forEach((name, i) => {
+          const found = columnHeaders[i]!;
+          if (found.role !== 'columnheader' || found.ignored || found.name !== name) {
+            problems.push(`column header ${i + 1}: expected columnheader "${name}", found ${found.ignored ? 'ignored ' : ''}${found.role} "${found.name}"`);
+          }
+        });
+        expect.soft(problems, 'header names in Chromium\'s accessibility tree').toEqual([]);
+
+        // The same, as Playwright's ARIA snapshot shows it (attached for reading; the README quotes one row).
+        const first = model.rows[0]!;
+        await test.info().attach(`aria-snapshot-${first.id}.yml`, { body: await page.locator(`tr#${first.id}`).ariaSnapshot(), contentType: 'text/yaml' });
+        await expect(page.getByRole('rowheader', { name: first.question, exact: true })).toHaveCount(1);
+      });
+
+      await test.step('one cell of each provenance reads: answer, provenance, what it rests on', async () => {
+        const problems: string[] = [];
+        for (const provenance of ['cited', 'to-measure', 'measured'] as const) {
+          const row = model.rows.find((r) => Object.values(r.cells).some((c) => c.provenance === provenance));
+          if (!row) {
+            test.info().annotations.push({ type: 'no cell', description: `no ${provenance} cell in the content yet` });
+            continue;
+          }
+          const backend = model.backends.find((b) => row.cells[b.id]!.provenance === provenance)!;
+          const [found] = await axNames(cdp, `tr#${row.id} > td[data-backend="${backend.id}"]`);
+          if (found?.role !== 'cell') problems.push(`cell ${row.id}/${backend.id}: expected role cell, found ${found?.role}`);
+          const name = squash(found?.name ?? '');
+          let at = 0;
+          let previous = '(start)';
+          for (const fragment of readingOrder(row.cells[backend.id]!)) {
+            const i = name.indexOf(squash(fragment), at);
+            if (i < 0) {
+              problems.push(`${provenance} cell ${row.id}/${backend.id}: expected "${fragment}" after "${previous}"; the cell reads "${found?.name}"`);
+              break;
+            }
+            at = i + squash(fragment).length;
+            previous = fragment;
+          }
+          // The answer comes first: nothing but a to-measure cell's "Expected:" before it.
+          const lead = squash(provenance === 'to-measure' ? `Expected: ${row.cells[backend.id]!.answer}` : row.cells[backend.id]!.answer);
+          if (!name.startsWith(lead)) problems.push(`${provenance} cell ${row.id}/${backend.id} does not open with its answer; it reads "${found?.name}"`);
+        }
+        expect.soft(problems, 'cell reading order in Chromium\'s accessibility tree').toEqual([]);
+      });
+      await cdp.detach();
+
+      await test.step('Tab reaches every row tool and citation in order, each focused element in view', async () => {
+        const expected = expectedStops(model, setup.js);
+        await page.locator('.table-scroll').focus();
+        const stops: Stop[] = [];
+        for (let i = 0; i <= expected.length + 2; i++) {
+          await page.keyboard.press('Tab');
+          const stop = await page.evaluate(describeFocus);
+          if (!stop.inTable) break;
+          stops.push(stop);
+        }
+        expect(stops.map((s) => s.stop), 'Tab order through the table').toEqual(expected);
+        // Never wholly out of view or hidden (WCAG 2.2 AA, 2.4.11 Focus Not Obscured).
+        const lost = stops.filter((s) => !s.inView).map((s) => `${s.stop}: ${s.clipped ?? s.covered ?? 'no box'}`);
+        expect(lost, 'focused elements not in view at all').toEqual([]);
+        // With JavaScript the table scrolls each focused element wholly into view, clear of the sticky
+        // row header; without it Chromium leaves a partly visible one where it is (it does not scroll
+        // what is partly in view), so there partial cover is only reported.
+        const covered = stops.filter((s) => s.covered).map((s) => `${s.stop}: ${s.covered}`);
+        const clipped = stops.filter((s) => s.clipped).map((s) => `${s.stop}: ${s.clipped}`);
+        if (setup.js) {
+          expect(covered, 'focused elements partly behind a sticky header').toEqual([]);
+          expect(clipped, 'focused elements partly outside the table\'s box or the viewport').toEqual([]);
+        } else if (covered.length + clipped.length > 0) {
+          test.info().annotations.push({ type: 'partly in view without JavaScript', description: [...covered, ...clipped].join('; ') });
+        }
+      });
     });
   });
 }

@@ -144,25 +144,25 @@ test('an excerpt id equal to a heading id on its page: names the excerpt\'s line
   file: 'excerpts/fixture-source.yaml', line: 2, row: 'fixture-excerpt', field: 'id', problem: /heading at .*pages\/fixture\.mdx:7/,
 }));
 
-/** The real build of a case, into a temporary folder (never dist/). */
-const astroBuildCase = (name: string) => astroBuild(contentFor(name), join(scratch, name));
+/** The real build of cases laid over valid/ together, into a temporary folder (never dist/). */
+function astroBuildCases(...names: string[]) {
+  const dir = contentFor(names[0]!);
+  for (const name of names.slice(1)) cpSync(join(fixtures, name), dir, { recursive: true });
+  return astroBuild(dir, join(scratch, names[0]!));
+}
 
-test('astro build: a data mistake fails before any page renders, with file:line and no stack trace', () => {
-  const { status, output, out } = astroBuildCase('measured-in-unrun-column');
+// One real build with two mistakes (each case changes its own file): a data mistake in a YAML
+// file and a cross-file mistake in an MDX page. Both are reported, each at its line, in one run.
+test('astro build: data and MDX mistakes fail before any page renders, each at file:line, with no stack trace', () => {
+  const { status, output, out } = astroBuildCases('measured-in-unrun-column', 'excerpt-embedded-twice');
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
   assert.match(
     output,
     /comparison\/axes\.yaml:16:7: row "fixture-axis", column "fixture-read", field "measure": measured cell in column "fixture-read", which was not run/,
     output,
   );
+  assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
   assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, 'no stack trace through Astro\'s internals');
   assert.doesNotMatch(output, /generating static routes/, 'no page was rendered');
-  assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');
-});
-
-test('astro build: a cross-file mistake in an MDX page fails the build, naming the page and line', () => {
-  const { status, output, out } = astroBuildCase('excerpt-embedded-twice');
-  assert.notEqual(status, 0, `the build must fail:\n${output}`);
-  assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
   assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');
 });

@@ -246,7 +246,8 @@ const needs = (ok: boolean) => (ok ? {} : process.env.CI === 'true' ? {} : { ski
 function capture(env: Record<string, string>, setup: string, args: string[]) {
   const run = spawnSync('unshare', ['-n', 'sh', '-c', `${setup} && exec sh "$0" "$@"`, SCRIPT, ...args], {
     encoding: 'utf8', timeout: 120_000,
-    env: { ...process.env, PATH: `${SHIMS}:${process.env.PATH}`, FIXTURE_VERSION: 'v0.0.0-fixture', ...env },
+    // The FIXTURE kubectl shim writes a whole sync entry before it returns: nothing to wait for.
+    env: { ...process.env, PATH: `${SHIMS}:${process.env.PATH}`, FIXTURE_VERSION: 'v0.0.0-fixture', KUBE_PROXY_LOG_SETTLE: '0', ...env },
   });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
