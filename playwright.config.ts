@@ -48,9 +48,11 @@ export default defineConfig({
   // for every test made the same 30 tests take 79-84 s instead of 50-53 s on this machine.
   // A failure still prints its error and the call log; npm run test:stress keeps traces.
   use: { trace: (process.env.E2E_TRACE ?? 'off') as 'off' | 'on' | 'retain-on-failure' }, // page.goto('rows/drain/'): no leading slash
+  // subpath first: its serial group (share.spec.ts builds a FIXTURE site for it) then starts early
+  // instead of running last while the other workers wait; root's many short tests fill the end.
   projects: [
-    { name: 'root', use: { ...browser, baseURL: url(process.env.ROOT_PORT, '/') } },
     { name: 'subpath', grep: /@base/, use: { ...browser, baseURL: url(process.env.SUBPATH_PORT, SUBPATH) } },
+    { name: 'root', use: { ...browser, baseURL: url(process.env.ROOT_PORT, '/') } },
   ],
   webServer: [server('dist', '/', 'ROOT_PORT'), server('dist-subpath', SUBPATH, 'SUBPATH_PORT')],
 });

@@ -4,9 +4,9 @@
 # they are missing or stale, then runs the task.
 #   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
 #   dev            the author's loop: astro dev, live reload of every edit under content/
-#   test           everything CI runs: the unit tests, and beside them types (astro check), the
-#                  builds at / (dist/) and under a sub-path (dist-subpath/) and for each its HTML
-#                  (tests/dist) and the link gate; then one e2e run over both builds
+#   test           everything CI runs: the unit tests, and beside them the builds at / (dist/) and
+#                  under a sub-path (dist-subpath/), for each its HTML (tests/dist) and the link gate,
+#                  and types (astro check); then one e2e run over both builds
 #   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
 #   stress         both builds, then the e2e suite 5 times with every core kept busy (scripts/stress.ts)
 #   evidence       add a capture from a node: evidence add <capture folder> (scripts/evidence.ts)
@@ -61,13 +61,14 @@ together() {
   rm -rf "$dir"
   return $status
 }
-# astro check syncs content and writes .astro/ as a build does: never beside a build of the site.
-# Then the builds, and what reads them without a browser, all beside the unit tests.
+# The builds, what reads them without a browser, then types: all beside the unit tests. The build
+# has just synced the content and written .astro/, so astro check need not sync again (--noSync);
+# it never runs beside a build of the site, which writes the same files.
 types_builds_html() {
-  astro check
   builds
   built_html dist /
   built_html dist-subpath "$E2E_SUBPATH"
+  astro check --noSync
 }
 
 task="${1:-}"; shift || true

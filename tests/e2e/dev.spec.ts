@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { freePort } from '../support/ports.ts';
+import { astroCommand, isolatedRoot } from '../support/astro-build.ts';
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -28,7 +29,10 @@ test('npm run dev: edits show live, a content mistake shows in the terminal and 
   const content = join(work, 'content');
   cpSync('content', content, { recursive: true });
   const port = await freePort();
-  server = spawn(process.execPath, ['node_modules/astro/bin/astro.mjs', 'dev', '--ignore-lock', '--host', '127.0.0.1', '--port', String(port)], {
+  // In a project root of its own, so its .astro/ never meets a build's (tests/support/astro-build.ts).
+  const [node, args] = astroCommand('dev', '--ignore-lock', '--host', '127.0.0.1', '--port', String(port));
+  server = spawn(node, args, {
+    cwd: isolatedRoot(work),
     env: { ...process.env, CONTENT_DIR: content, CACHE_DIR: join(work, 'cache'), SITE_BASE: '/', ASTRO_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

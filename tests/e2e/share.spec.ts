@@ -2,7 +2,7 @@
 // and links that survive a rename: a FIXTURE content folder (tests/fixtures/renamed/ over
 // tests/fixtures/bad-content/valid/) renames a row and a column, is built with the same base into
 // a temporary folder and served like dist/, and its old row page and old anchors must still land.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { sitemapPages, relativeToBase } from '../support/site-pages.ts';
 import { SERVING } from '../support/ports.ts';
+import { astroBuild } from '../support/astro-build.ts';
 
 const MAX_BYTES = 80 * 1024;
 
@@ -73,12 +74,9 @@ const renamed = test.extend<object, { renamedSite: string }>({
       const content = join(work, 'content');
       cpSync('tests/fixtures/bad-content/valid', content, { recursive: true });
       cpSync('tests/fixtures/renamed', content, { recursive: true });
-      const out = join(work, 'out');
-      const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
-        encoding: 'utf8', timeout: 280_000,
-        env: { ...process.env, SITE_BASE: base, CONTENT_DIR: content, OUT_DIR: out, CACHE_DIR: join(work, 'cache'), ASTRO_TELEMETRY_DISABLED: '1' },
-      });
-      if (build.status !== 0) throw new Error(`fixture build failed:\n${build.stdout}${build.stderr}`);
+      const build = astroBuild(content, work, base);
+      if (build.status !== 0) throw new Error(`fixture build failed:\n${build.output}`);
+      const out = build.out;
       const server: ChildProcess = spawn(process.execPath, ['tests/support/static-server.ts', '0'], {
         env: { ...process.env, SITE_BASE: base, SERVE_DIR: out }, stdio: ['ignore', 'pipe', 'inherit'],
       });

@@ -10,6 +10,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { astroBuild } from '../support/astro-build.ts';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -329,11 +330,8 @@ test('on a real kernel: FIXTURE rules in a namespace -> capture script -> eviden
 
   // The real build of that copy: the evidence pages show what was read.
   const work = join(scratch, 'netns-build');
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
-    cwd: root, encoding: 'utf8', timeout: 300_000,
-    env: { ...process.env, CONTENT_DIR: content, OUT_DIR: join(work, 'out'), CACHE_DIR: join(work, 'cache'), SITE_BASE: '/', ASTRO_TELEMETRY_DISABLED: '1' },
-  });
-  assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
+  const build = astroBuild(content, work);
+  assert.equal(build.status, 0, build.output);
   const pages = readdirSync(join(work, 'out/evidence'));
   assert.equal(pages.length, 4, pages.join(', '));
   const ex16 = readFileSync(join(work, 'out/evidence', pages.find((p) => p.startsWith('ex16-'))!, 'index.html'), 'utf8');
