@@ -1,7 +1,7 @@
 // The author's loop: `astro dev` on a copy of the content. An edit to a YAML cell and to an MDX
 // page shows in the open page with no restart; a content mistake shows in the terminal (at
 // file:line:column) and in the browser's error overlay; fixing it recovers, still with no restart.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,12 @@ test.afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('npm run dev: edits show live, a content mistake shows in the terminal and the overlay, and a fix recovers', async ({ page }) => {
+test('npm run dev: edits show live, a content mistake shows in the terminal and the overlay, and a fix recovers', async ({ browser }) => {
+  // Its own page: the dev server is another origin, and its overlay is a page error on purpose, so
+  // the shared page's console and origin checks (fixtures.ts) are not for this one. The shared
+  // fixtures keep this test in the same workers as the rest.
+  const context = await browser.newContext();
+  const page = await context.newPage();
   work = mkdtempSync(join(tmpdir(), 'dev-test-'));
   const content = join(work, 'content');
   cpSync('content', content, { recursive: true });
@@ -85,4 +90,5 @@ test('npm run dev: edits show live, a content mistake shows in the terminal and 
   }).toPass({ timeout: 60_000 });
   await expect(overlay).toHaveCount(0);
   expect(server.exitCode, 'the same server ran throughout').toBeNull();
+  await context.close();
 });

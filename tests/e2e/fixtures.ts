@@ -1,7 +1,13 @@
 // Shared e2e fixtures: every test fails on a browser console error or warning, on a request
 // to another origin, and can run an axe scan (WCAG 2.2 A/AA + best practices) in either scheme.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import axe from 'axe-core';
+import { SERVING } from '../support/ports.ts';
+import { astroBuild } from '../support/astro-build.ts';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
@@ -58,6 +64,14 @@ interface Fixtures {
 
 interface WorkerFixtures {
   /**
+   * The URL of a FIXTURE site (tests/fixtures/renamed/ over tests/fixtures/bad-content/valid/: a
+   * row and a column renamed), built at the base of the worker's project and served like dist/.
+   * Declared here, with every other fixture, so that all tests share one set of worker fixtures:
+   * Playwright starts a separate worker for tests whose worker fixtures differ, and those ran last,
+   * after every other test, with the other workers idle.
+   */
+  renamedSite: string;
+  /**
    * A page with JavaScript off, one per worker: tests that only load pages in it and read them
    * share it rather than open a browser context each (a script-free page keeps no state).
    */
@@ -65,6 +79,35 @@ interface WorkerFixtures {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  renamedSite: [
+    async ({}, use, workerInfo) => {
+      // Built with the base of the project this worker runs (root or subpath).
+      const base = new URL(workerInfo.project.use.baseURL!).pathname;
+      const work = mkdtempSync(join(tmpdir(), 'renamed-site-'));
+      const content = join(work, 'content');
+      cpSync('tests/fixtures/bad-content/valid', content, { recursive: true });
+      cpSync('tests/fixtures/renamed', content, { recursive: true });
+      const build = astroBuild(content, work, base);
+      if (build.status !== 0) throw new Error(`fixture build failed:\n${build.output}`);
+      const out = build.out;
+      const server: ChildProcess = spawn(process.execPath, ['tests/support/static-server.ts', '0'], {
+        env: { ...process.env, SITE_BASE: base, SERVE_DIR: out }, stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const url = await new Promise<string>((done, fail) => {
+        let seen = '';
+        server.stdout!.on('data', (d: Buffer) => {
+          seen += d.toString();
+          const m = /at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(seen);
+          if (SERVING.test(seen) && m) done(m[1]!);
+        });
+        server.once('exit', (code) => fail(new Error(`fixture server exited (${code}): ${seen}`)));
+      });
+      await use(url);
+      server.kill('SIGTERM');
+      rmSync(work, { recursive: true, force: true });
+    },
+    { scope: 'worker', timeout: 300_000 },
+  ],
   scriptlessPage: [
     async ({ browser }, use) => {
       const context = await browser.newContext({ javaScriptEnabled: false });

@@ -2,15 +2,9 @@
 // and links that survive a rename: a FIXTURE content folder (tests/fixtures/renamed/ over
 // tests/fixtures/bad-content/valid/) renames a row and a column, is built with the same base into
 // a temporary folder and served like dist/, and its old row page and old anchors must still land.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { sitemapPages, relativeToBase } from '../support/site-pages.ts';
-import { SERVING } from '../support/ports.ts';
-import { astroBuild } from '../support/astro-build.ts';
 
 const MAX_BYTES = 80 * 1024;
 
@@ -65,36 +59,9 @@ test('every row page and the home page preview with their own 1200x630 PNG under
 // ---------------------------------------------------------------------------------------------
 // A renamed row and column, built from a fixture.
 
-const renamed = test.extend<object, { renamedSite: string }>({
-  renamedSite: [
-    async ({}, use, workerInfo) => {
-      // Built with the base of the project this worker runs (root or subpath).
-      const base = new URL(workerInfo.project.use.baseURL!).pathname;
-      const work = mkdtempSync(join(tmpdir(), 'renamed-site-'));
-      const content = join(work, 'content');
-      cpSync('tests/fixtures/bad-content/valid', content, { recursive: true });
-      cpSync('tests/fixtures/renamed', content, { recursive: true });
-      const build = astroBuild(content, work, base);
-      if (build.status !== 0) throw new Error(`fixture build failed:\n${build.output}`);
-      const out = build.out;
-      const server: ChildProcess = spawn(process.execPath, ['tests/support/static-server.ts', '0'], {
-        env: { ...process.env, SITE_BASE: base, SERVE_DIR: out }, stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const url = await new Promise<string>((done, fail) => {
-        let seen = '';
-        server.stdout!.on('data', (d: Buffer) => {
-          seen += d.toString();
-          const m = /at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(seen);
-          if (SERVING.test(seen) && m) done(m[1]!);
-        });
-        server.once('exit', (code) => fail(new Error(`fixture server exited (${code}): ${seen}`)));
-      });
-      await use(url);
-      server.kill('SIGTERM');
-      rmSync(work, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 300_000 },
-  ],
+// The FIXTURE site is the worker fixture renamedSite (fixtures.ts): built once per worker at the
+// project's base, and served; these tests browse it instead of the real build.
+const renamed = test.extend({
   baseURL: async ({ renamedSite }, use) => use(renamedSite),
 });
 
