@@ -12,7 +12,7 @@ import os from 'node:os';
 import { chromium, type Browser } from '@playwright/test';
 import { normaliseBase } from '../src/lib/base.ts';
 import { SERVING } from '../tests/support/ports.ts';
-import { chromiumLaunchOptions } from '../tests/support/chromium.ts';
+import { readerBrowserLaunchOptions } from '../tests/support/chromium.ts';
 import { sitePathOfFile } from '../tests/support/site-pages.ts';
 import { loadContent } from '../src/lib/content/load.ts';
 import { routes } from '../src/lib/content/routes.ts';
@@ -240,7 +240,7 @@ const timeCell = (xs: number[]) =>
 
 async function main() {
   mkdirSync(benchDir, { recursive: true });
-  const browser = await chromium.launch(chromiumLaunchOptions);
+  const browser = await chromium.launch(readerBrowserLaunchOptions);
   try {
     const real = await benchSite(browser, 'site', realContent, true, lighthouseRuns);
     const scaled = [];

@@ -1,6 +1,7 @@
 // Lighthouse (the npm package) against the bench's static server, in the same Chromium the e2e tests
 // use, launched by chrome-launcher. Only loopback is involved: the page's requests go to the local
 // server and Lighthouse reports nowhere (error reporting stays off, as in the Node API's default).
+import { FULL_BROWSER } from '../../tests/support/chromium.ts';
 import lighthouse, { desktopConfig, type Config } from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { summariseLighthouse, type LighthousePreset, type LighthouseRun, type LighthouseSummary } from './bench.ts';
@@ -27,7 +28,7 @@ export async function runLighthouse(
   urls: { label: string; url: string }[], runs: number, log: (msg: string) => void,
 ): Promise<LighthouseSummary[]> {
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromePath: process.env.CHROMIUM_PATH ?? FULL_BROWSER,
     chromeFlags: ['--headless=new', '--disable-gpu', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
     logLevel: 'error',
   });
