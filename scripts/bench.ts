@@ -5,15 +5,15 @@
 // synthetic sizes to show how build time and the table page's weight grow. Progress goes to stderr; the Markdown report to
 // stdout, and every figure to .bench/results.json.
 import { spawn } from 'node:child_process';
-import { openSync, closeSync, readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { openSync, closeSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { chromium, type Browser } from '@playwright/test';
 import { normaliseBase } from '../src/lib/base.ts';
-import { SERVING } from '../tests/support/ports.ts';
+import { serve } from '../tests/support/serve.ts';
 import { readerBrowserLaunchOptions } from '../tests/support/chromium.ts';
-import { sitePathOfFile } from '../tests/support/site-pages.ts';
+import { builtPagesIn } from '../tests/support/site-pages.ts';
 import { loadContent } from '../src/lib/content/load.ts';
 import { routes } from '../src/lib/content/routes.ts';
 import {
@@ -94,40 +94,7 @@ async function buildRuns(label: string, contentDir: string) {
   return { outDir, times };
 }
 
-/** The e2e suite's static server, pointed at one build folder, on a port it picks. */
-export async function serve(dir: string): Promise<{ siteUrl: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [join(root, 'tests/support/static-server.ts'), '0'], {
-    cwd: root, env: { ...process.env, SERVE_DIR: dir, SITE_BASE: base }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.once('error', fail);
-    child.once('exit', (code) => fail(new Error(`static server exited ${code}`)));
-    child.stdout!.on('data', (chunk) => {
-      const port = SERVING.exec((out += chunk))?.groups?.port;
-      if (port) done(port);
-    });
-  });
-  const stop = () =>
-    new Promise<void>((done) => {
-      child.removeAllListeners('exit');
-      child.once('exit', () => done());
-      child.kill();
-    });
-  return { siteUrl: `http://127.0.0.1:${port}${base}`, stop };
-}
 
-/** Site paths of every HTML page in a build: "" (home), "rows/drain/", "404.html". */
-function sitePages(outDir: string): string[] {
-  const pages: string[] = [];
-  for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
-    const rel = relative(outDir, join(entry.parentPath, entry.name)).split(sep).join('/');
-    if (rel.startsWith('pagefind/')) continue;
-    pages.push(sitePathOfFile(rel));
-  }
-  return pages.sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)));
-}
 
 const isNetwork = (url: string) => /^https?:/.test(url);
 
@@ -214,8 +181,8 @@ const axisIds = async (contentDir: string) => (await loadContent(contentDir)).ax
  */
 async function benchSite(browser: Browser, label: string, contentDir: string, allPages: boolean, lighthouse = 0) {
   const { outDir, times } = await buildRuns(label, contentDir);
-  const paths = sitePages(outDir);
-  const server = await serve(outDir);
+  const paths = builtPagesIn(outDir).sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)));
+  const server = await serve(outDir, base);
   try {
     log(`measuring ${allPages ? `${paths.length} pages` : 'the table page'} of ${label} in Chromium`);
     const pages: PageMeasure[] = [];

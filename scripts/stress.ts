@@ -74,9 +74,9 @@ interface RunResult {
   ms: number;
   exit: number | null;
   passed: number;
+  /** Failed tests, as "<project> › file › describe › title". */
   failed: string[];
   skipped: number;
-  /** Failed tests, as "<project> › file › describe › title". */
   /** First lines of each failure's error, by test. */
   errors: Map<string, string>;
   load: [string, string];

@@ -5,14 +5,14 @@
 // Run after a build, with the build's SITE_BASE and SITE_URL (scripts/task.sh does).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { loadTable } from '../../src/lib/content/load.ts';
 import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON } from '../../src/lib/content/model.ts';
 import { routes } from '../../src/lib/content/routes.ts';
 import { normaliseBase } from '../../src/lib/base.ts';
-import { sitePathOfFile } from '../support/site-pages.ts';
+import { builtHtmlFiles, sitePathOfFile } from '../support/site-pages.ts';
 
 const dist = process.env.DIST_DIR ?? 'dist';
 const base = normaliseBase(process.env.SITE_BASE);
@@ -23,10 +23,7 @@ assert.ok(existsSync(join(dist, 'index.html')), `${dist}/index.html exists: buil
 
 const read = (path: string) => readFileSync(join(dist, path), 'utf8');
 const html = (sitePath: string) => cheerio.load(read(join(sitePath, 'index.html')));
-const htmlFiles = (readdirSync(dist, { recursive: true, encoding: 'utf8' }) as string[])
-  .map((f) => f.split('\\').join('/'))
-  .filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/'))
-  .sort();
+const htmlFiles = builtHtmlFiles(dist);
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
 
 /** The sitemap's pages as paths relative to the base ('' for home). */

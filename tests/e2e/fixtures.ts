@@ -1,12 +1,11 @@
 // Shared e2e fixtures: every test fails on a browser console error or warning, on a request
 // to another origin, and can run an axe scan (WCAG 2.2 A/AA + best practices) in either scheme.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import axe from 'axe-core';
-import { SERVING } from '../support/ports.ts';
+import { serve } from '../support/serve.ts';
 import { astroBuild } from '../support/astro-build.ts';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
@@ -89,21 +88,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       cpSync('tests/fixtures/renamed', content, { recursive: true });
       const build = astroBuild(content, work, base);
       if (build.status !== 0) throw new Error(`fixture build failed:\n${build.output}`);
-      const out = build.out;
-      const server: ChildProcess = spawn(process.execPath, ['tests/support/static-server.ts', '0'], {
-        env: { ...process.env, SITE_BASE: base, SERVE_DIR: out }, stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const url = await new Promise<string>((done, fail) => {
-        let seen = '';
-        server.stdout!.on('data', (d: Buffer) => {
-          seen += d.toString();
-          const m = /at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(seen);
-          if (SERVING.test(seen) && m) done(m[1]!);
-        });
-        server.once('exit', (code) => fail(new Error(`fixture server exited (${code}): ${seen}`)));
-      });
-      await use(url);
-      server.kill('SIGTERM');
+      const server = await serve(build.out, base);
+      await use(server.siteUrl);
+      await server.stop();
       rmSync(work, { recursive: true, force: true });
     },
     { scope: 'worker', timeout: 300_000 },

@@ -1,8 +1,8 @@
 // Helpers for e2e tests that cover "every page": the list comes from the build (dist/, or the
 // built sitemap fetched through the test server), so pages added later are covered without
 // editing the tests.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 export interface SitePage {
@@ -21,19 +21,20 @@ export const sitePathOfFile = (rel: string): string => rel.replace(/(^|\/)index\
 /** The build the e2e suite lists pages from (the pass at / serves it; the sub-path build has the same pages). */
 const dist = join(import.meta.dirname, '../../dist');
 
-/** Every HTML page in dist/ as a path relative to the base ('' for home, '404.html'), sorted. */
-export function builtPages(): string[] {
-  let files: string[];
-  try {
-    files = readdirSync(dist, { recursive: true, encoding: 'utf8' });
-  } catch {
-    throw new Error(`${dist} is missing: build before the e2e suite (npm run e2e builds both bases)`);
-  }
-  const pages = files.map((f) => f.split('\\').join('/'))
+/** Every HTML file of a build folder (Pagefind's own left out), relative, with "/", sorted. */
+export const builtHtmlFiles = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(sep).join('/'))
     .filter((f) => f.endsWith('.html') && !f.startsWith('pagefind/'))
-    .map(sitePathOfFile)
     .sort();
-  if (pages.length === 0) throw new Error(`${dist} holds no pages: build before the e2e suite`);
+
+/** Every page of a build folder as the site path a reader sees, sorted: '' (home), '404.html', 'rows/drain/'. */
+export const builtPagesIn = (dir: string): string[] => builtHtmlFiles(dir).map(sitePathOfFile).sort();
+
+/** Every page in dist/ (builtPagesIn), failing with what to do when there is no build. */
+export function builtPages(): string[] {
+  const pages = existsSync(dist) ? builtPagesIn(dist) : [];
+  if (pages.length === 0) throw new Error(`${dist} holds no pages: build before the e2e suite (npm run test:e2e builds both bases)`);
   return pages;
 }
 
