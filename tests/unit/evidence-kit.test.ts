@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readIptablesNat, readNftTable, readSyncLog, readOutput, iptablesWords, sha256 } from '../../src/lib/content/evidence-reading.ts';
-import { setMeasureEvidence } from '../../src/lib/evidence-kit.ts';
+import { setMeasureEvidence } from '../../tools/lib/evidence-kit.ts';
 import { loadContent, loadTable } from '../../src/lib/content/load.ts';
 import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
 
@@ -170,7 +170,7 @@ test('build check: a recorded mode that is not the column fails, naming mode', a
 // --- npm run evidence -- add: accepted, and each refusal --------------------------------------
 
 function runAdd(capture: string, content: string) {
-  const run = spawnSync(process.execPath, [join(root, 'scripts/evidence.ts'), 'add', capture, '--content', content], { cwd: root, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), 'add', capture, '--content', content], { cwd: root, encoding: 'utf8' });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -226,7 +226,7 @@ for (const r of REFUSALS) {
 
 test('evidence add: usage errors exit 2', () => {
   for (const args of [[], ['remove', 'x'], ['add']]) {
-    const run = spawnSync(process.execPath, [join(root, 'scripts/evidence.ts'), ...args], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), ...args], { cwd: root, encoding: 'utf8' });
     assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
     assert.match(run.stderr, /usage: npm run evidence -- add/);
   }
@@ -234,7 +234,7 @@ test('evidence add: usage errors exit 2', () => {
 
 // --- the capture script ----------------------------------------------------------------------
 
-const SCRIPT = join(root, 'scripts/capture/kube-proxy-evidence.sh');
+const SCRIPT = join(root, 'tools/capture/kube-proxy-evidence.sh');
 const SHIMS = join(kit, 'shims');
 const have = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const isRoot = process.getuid?.() === 0;

@@ -11,7 +11,7 @@ export function evidenceOutputProblems(ev: Evidence, yaml: YamlFile): Problem[] 
   const add = (field: keyof Evidence, problem: string) =>
     problems.push({ file: yaml.file, ...yaml.at([field]), row: ev.axis, column: ev.backend, field, problem });
   const { problem } = readOutput(ev.exercise, ev.backend, ev.output);
-  if (problem) add('output', `${problem}; capture it again with scripts/capture/kube-proxy-evidence.sh`);
+  if (problem) add('output', `${problem}; capture it again with tools/capture/kube-proxy-evidence.sh`);
   if (ev.sha256 !== undefined && sha256(ev.output) !== ev.sha256)
     add('output', `output was edited after capture: its sha256 is ${sha256(ev.output)}, the capture recorded ${ev.sha256}; restore the captured output`);
   if (ev.mode !== undefined && ev.mode !== ev.backend)

@@ -102,7 +102,7 @@ export const evidenceSchema = z.strictObject({
   command: z.string().min(1),
   output: z.string().min(1),
   notes: z.string().optional(),
-  // Written by `npm run evidence -- add` from a capture (scripts/capture/); optional for hand-made files.
+  // Written by `npm run evidence -- add` from a capture (tools/capture/); optional for hand-made files.
   /** kube-proxy's mode on the node when captured, and how the capture read it (e.g. its /proxyMode). */
   mode: kebabId.optional(),
   modeFrom: z.string().min(1).optional(),

@@ -1,9 +1,9 @@
 // Checks every verbatim quote in content/excerpts/*.yaml against a kubernetes/enhancements
 // checkout (the pinned copy in ../shared/sources/kubernetes-enhancements will do): the quote is
 // verbatim, its `lines` are no wider than the lines it occupies, and its `cut` says where it breaks
-// off mid-sentence (all in verifyQuotes, src/lib/quotes.ts).
+// off mid-sentence (all in verifyQuotes, tools/lib/quotes.ts).
 //
-//   node scripts/verify-quotes.ts <path to a kubernetes/enhancements checkout> [--content <dir>]
+//   node tools/verify-quotes.ts <path to a kubernetes/enhancements checkout> [--content <dir>]
 //
 // The content is read with the site's readers (src/lib/content/load.ts), so it is validated by
 // the same schemas as the build. Prints one line per mismatch, named by the full excerpt id
@@ -13,9 +13,9 @@ import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSourcesAndExcerpts } from '../src/lib/content/load.ts';
 import { ContentError, describe } from '../src/lib/content/errors.ts';
-import { verifyQuotes } from '../src/lib/quotes.ts';
+import { verifyQuotes } from './lib/quotes.ts';
 
-const USAGE = 'usage: node scripts/verify-quotes.ts <path to a kubernetes/enhancements checkout> [--content <dir>]';
+const USAGE = 'usage: node tools/verify-quotes.ts <path to a kubernetes/enhancements checkout> [--content <dir>]';
 
 function usage(message?: string): never {
   if (message) console.error(`verify-quotes: ${message}`);

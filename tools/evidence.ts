@@ -1,12 +1,12 @@
 // `npm run evidence -- add <capture> [--content <dir>]`: turns a capture made on a node by
-// scripts/capture/kube-proxy-evidence.sh into evidence files under <content>/evidence/ and sets
+// tools/capture/kube-proxy-evidence.sh into evidence files under <content>/evidence/ and sets
 // `measure.evidence` on each matching cell of <content>/comparison/axes.yaml. It checks first
-// and writes nothing unless every cell of the capture passes (src/lib/evidence-kit.ts), then
+// and writes nothing unless every cell of the capture passes (tools/lib/evidence-kit.ts), then
 // loads the whole content as the build does, and undoes its writes if that fails.
 // Exit 0 when added, 1 when refused (each problem located: file:line:column, row, column, field),
 // 2 on a usage error.
 import { ContentError, describe } from '../src/lib/content/errors.ts';
-import { addCapture } from '../src/lib/evidence-kit.ts';
+import { addCapture } from './lib/evidence-kit.ts';
 
 const USAGE = 'usage: npm run evidence -- add <capture folder> [--content <dir>]';
 

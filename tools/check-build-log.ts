@@ -1,4 +1,4 @@
-// Build-log gate: `npm run build` must print no warning. scripts/task.sh pipes `astro build` through
+// Build-log gate: `npm run build` must print no warning. tools/task.sh pipes `astro build` through
 // this script, which passes every line on unchanged and, at the end, exits 1 and lists the
 // warnings if there were any. A warning is a line (colour codes stripped) that
 //   - Astro's logger tagged [WARN] (Astro, its integrations, and vite/rolldown through Astro), or
@@ -6,7 +6,7 @@
 //     "WARN …", "npm warn …".
 // Page paths and other words that merely contain "warn" (a /warnings/ page) do not count.
 //
-//   astro build 2>&1 | node scripts/check-build-log.ts
+//   astro build 2>&1 | node tools/check-build-log.ts
 //
 // Exit 0 when the log holds no warning, 1 when it does.
 import { createInterface } from 'node:readline';

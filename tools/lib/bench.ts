@@ -349,6 +349,6 @@ export function writeScaledContent(from: string, to: string, total: number): str
   if (total < real.length) throw new Error(`cannot scale to ${total} rows: the real table already has ${real.length}`);
   const extra = syntheticAxes(total - real.length, real);
   if (extra.length > 0)
-    writeFileSync(file, `${text.trimEnd()}\n\n# Synthetic rows appended by scripts/bench.ts (never committed).\n${stringify(extra, { lineWidth: 0 })}`);
+    writeFileSync(file, `${text.trimEnd()}\n\n# Synthetic rows appended by tools/bench.ts (never committed).\n${stringify(extra, { lineWidth: 0 })}`);
   return [...real, ...extra].map((a) => a.id);
 }

@@ -5,7 +5,7 @@
 // against 21.7 s with the full browser, each test about half as long. CHROMIUM_PATH picks
 // another browser (the full one: /usr/bin/chromium).
 // The benchmark measures pages in the full browser, as a reader loads them (the headless shell, for
-// one, never asks for a favicon), and Lighthouse runs in it too (scripts/lib/lighthouse.ts).
+// one, never asks for a favicon), and Lighthouse runs in it too (tools/lib/lighthouse.ts).
 import { existsSync } from 'node:fs';
 
 export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';

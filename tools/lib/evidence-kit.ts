@@ -1,7 +1,7 @@
 // The author's half of the evidence kit: reads a capture folder written on a node by
-// scripts/capture/kube-proxy-evidence.sh, refuses it with located problems when it cannot back
+// tools/capture/kube-proxy-evidence.sh, refuses it with located problems when it cannot back
 // the cell it names, else writes content/evidence/<id>.yaml and sets `measure.evidence` on the
-// cell in comparison/axes.yaml. Plain Node (scripts/evidence.ts and the unit tests call it).
+// cell in comparison/axes.yaml. Plain Node (tools/evidence.ts and the unit tests call it).
 //
 // A capture folder:
 //   capture.env          key=value: format, captured_at, kernel, kube_proxy_version, version_from, mode, mode_from
@@ -13,12 +13,12 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
-import { ContentError, type Problem } from './content/errors.ts';
-import { displayPath, PATHS, plainRender, readAxes, readBackends, type AxisEntry, type BackendEntry } from './content/read.ts';
-import { loadContent } from './content/load.ts';
-import { evidenceSchema, type Evidence } from './content/schemas.ts';
-import { readOutput, sha256 } from './content/evidence-reading.ts';
-import type { YamlFile } from './content/yaml.ts';
+import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
+import { displayPath, PATHS, plainRender, readAxes, readBackends, type AxisEntry, type BackendEntry } from '../../src/lib/content/read.ts';
+import { loadContent } from '../../src/lib/content/load.ts';
+import { evidenceSchema, type Evidence } from '../../src/lib/content/schemas.ts';
+import { readOutput, sha256 } from '../../src/lib/content/evidence-reading.ts';
+import type { YamlFile } from '../../src/lib/content/yaml.ts';
 
 interface Env { values: Map<string, string>; lines: Map<string, number>; file: string }
 
@@ -55,12 +55,12 @@ export interface Capture {
 export function readCapture(dir: string, problems: Problem[]): Capture | undefined {
   const shown = displayPath(dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    problems.push({ file: shown, problem: 'no such capture folder (the folder scripts/capture/kube-proxy-evidence.sh wrote)' });
+    problems.push({ file: shown, problem: 'no such capture folder (the folder tools/capture/kube-proxy-evidence.sh wrote)' });
     return undefined;
   }
   const sumsFile = join(dir, 'SHA256SUMS');
   if (!existsSync(sumsFile)) {
-    problems.push({ file: displayPath(sumsFile), problem: 'missing: a capture records a sha256 of each file; capture again with scripts/capture/kube-proxy-evidence.sh' });
+    problems.push({ file: displayPath(sumsFile), problem: 'missing: a capture records a sha256 of each file; capture again with tools/capture/kube-proxy-evidence.sh' });
     return undefined;
   }
   // Every recorded checksum must still hold; each file the kit reads must have one.
@@ -229,7 +229,7 @@ function plan(capture: Capture, content: string, backends: BackendEntry[], axes:
 }
 
 const HEADER = (id: string) =>
-  `# Evidence ${id}: captured on a node by scripts/capture/kube-proxy-evidence.sh, added by\n` +
+  `# Evidence ${id}: captured on a node by tools/capture/kube-proxy-evidence.sh, added by\n` +
   `# \`npm run evidence -- add\`. command and output are exactly what ran and what it printed; the build\n` +
   `# checks output against its sha256, so do not edit them (capture again instead).\n`;
 

@@ -8,22 +8,23 @@
 #                  under a sub-path (dist-subpath/), for each its HTML (tests/dist) and the link gate,
 #                  and types (astro check); then one e2e run over both builds
 #   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
-#   stress         both builds, then the e2e suite 5 times with every core kept busy (scripts/stress.ts)
-#   evidence       add a capture from a node: evidence add <capture folder> (scripts/evidence.ts)
+#   stress         both builds, then the e2e suite 5 times with every core kept busy (tools/stress.ts)
+#   evidence       add a capture from a node: evidence add <capture folder> (tools/evidence.ts)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export ASTRO_TELEMETRY_DISABLED=1
 source .ci/ensure-node.sh
 
-# Install when node_modules does not match package-lock.json (stamp = hash of the lock).
-stamp=node_modules/.lock-hash
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "task: installing dependencies (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
-  echo "$want" >"$stamp"
-fi
+# Install when <dir>/node_modules does not hold what <dir>/package-lock.json locks: npm writes the
+# tree it installed to node_modules/.package-lock.json, so a plain `npm ci` counts as installed too.
+install_if_stale() { # <dir>
+  if ! node tools/lib/deps-current.ts "$1"; then
+    echo "task: installing dependencies in ${1} (npm ci)"
+    npm ci --prefix "$1" --no-audit --no-fund --loglevel=error
+  fi
+}
+install_if_stale .
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 base="${SITE_BASE:-/}"
@@ -32,9 +33,9 @@ port="${PORT:-4321}"
 export E2E_SUBPATH="${E2E_SUBPATH:-/kube-proxy-backends/}"
 
 # Pagefind runs inside astro build (src/integrations/pagefind.ts). The log passes through
-# scripts/check-build-log.ts, which fails the build if it printed any warning (pipefail keeps
+# tools/check-build-log.ts, which fails the build if it printed any warning (pipefail keeps
 # astro's own failure too).
-build() { astro build "$@" 2>&1 | node scripts/check-build-log.ts; }
+build() { astro build "$@" 2>&1 | node tools/check-build-log.ts; }
 # The two builds the tests read: dist/ at / and dist-subpath/ under $E2E_SUBPATH (own cache).
 builds() {
   SITE_BASE=/ build
@@ -43,7 +44,7 @@ builds() {
 # What reads a build without a browser: its HTML (tests/dist) and the link gate.
 built_html() { # <folder> <base>
   DIST_DIR=$1 SITE_BASE=$2 node --test "tests/dist/**/*.test.ts"
-  SITE_BASE=$2 node scripts/check-links.ts "$1"
+  SITE_BASE=$2 node tools/check-links.ts "$1"
 }
 unit() { node --test --test-concurrency=2 "tests/unit/**/*.test.ts" "$@"; }
 # Runs the named functions side by side, each into its own log; prints each log whole, in the
@@ -87,13 +88,13 @@ case "$task" in
   check) astro check "$@" ;;
   unit) unit "$@" ;;
   e2e) builds; playwright test "$@" ;;
-  verify-quotes) node scripts/verify-quotes.ts "$@" ;;
-  evidence) node scripts/evidence.ts "$@" ;;
-  bench) node scripts/bench.ts "$@" ;;
-  stress) builds; node scripts/stress.ts "$@" ;;
+  verify-quotes) node tools/verify-quotes.ts "$@" ;;
+  evidence) node tools/evidence.ts "$@" ;;
+  bench) install_if_stale tools/lighthouse; node tools/bench.ts "$@" ;;
+  stress) builds; node tools/stress.ts "$@" ;;
   test)
     together unit types_builds_html
     playwright test
     ;;
-  *) echo "usage: scripts/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|evidence" >&2; exit 2 ;;
+  *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|evidence" >&2; exit 2 ;;
 esac

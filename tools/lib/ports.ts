@@ -3,7 +3,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 
 /**
- * The line tests/support/static-server.ts prints once it listens. Start it on port 0 and read the
+ * The line tools/lib/static-server.ts prints once it listens. Start it on port 0 and read the
  * port it took from this line: no window in which another process can take the port first.
  */
 export const SERVING = /static: serving .* at http:\/\/127\.0\.0\.1:(?<port>\d+)\//;

@@ -33,7 +33,7 @@ const runs = Number(args.runs);
 const loops = Number(args.load);
 const sliceMs = Number(args.slice) * 1000;
 if (!(runs >= 1 && loops >= 0 && sliceMs >= 1000)) {
-  console.error('usage: node scripts/stress.ts [--runs N>=1] [--load N>=0] [--slice seconds>=1] [--project root|subpath ...]');
+  console.error('usage: node tools/stress.ts [--runs N>=1] [--load N>=0] [--slice seconds>=1] [--project root|subpath ...]');
   process.exit(2);
 }
 

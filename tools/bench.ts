@@ -11,19 +11,21 @@ import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { chromium, type Browser } from '@playwright/test';
 import { normaliseBase } from '../src/lib/base.ts';
-import { serve } from '../tests/support/serve.ts';
-import { readerBrowserLaunchOptions } from '../tests/support/chromium.ts';
-import { builtPagesIn } from '../tests/support/site-pages.ts';
+import { serve } from './lib/serve.ts';
+import { readerBrowserLaunchOptions } from './lib/chromium.ts';
+import { builtPagesIn } from './lib/site-pages.ts';
 import { loadContent } from '../src/lib/content/load.ts';
 import { routes } from '../src/lib/content/routes.ts';
 import {
   sizeOf, addSizes, childCpuMs, marginalGzip, TABLE_PAGE_PARTS, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
   median, lighthouseRows, LIGHTHOUSE_HEADER, BUDGET, GZIP_LEVEL, ZERO, type PageMeasure, type NoJsCheck, type Size, type LighthouseSummary,
 } from './lib/bench.ts';
-import { runLighthouse } from './lib/lighthouse.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const LIGHTHOUSE_VERSION = (JSON.parse(readFileSync(join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
+// Lighthouse is a package of its own (tools/lighthouse/), installed by tools/task.sh on the bench's first
+// run, so the project's own install (npm ci, npm start, npm test) never downloads it.
+const lighthouseVersion = () =>
+  (JSON.parse(readFileSync(join(root, 'tools/lighthouse/node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
 const benchDir = join(root, '.bench');
 const realContent = join(root, 'content');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
@@ -194,6 +196,7 @@ async function benchSite(browser: Browser, label: string, contentDir: string, al
     if (lighthouse > 0) {
       lighthouseLoad = os.loadavg()[0]!;
       const targets = [TABLE_PATH, routes.row(ids[0]!)].map((path) => ({ label: `/${path}`, url: server.siteUrl + path }));
+      const { runLighthouse } = await import('./lighthouse/lighthouse.ts');
       lh = await runLighthouse(targets, lighthouse, log);
     }
     return { label, rows: table.noJs.expected.length, pageCount: paths.length, times, pages, lighthouse: lh, lighthouseLoad, ...table };
@@ -267,7 +270,7 @@ async function main() {
       ...(real.lighthouse ? [
         '### Lighthouse',
         '',
-        `Lighthouse ${LIGHTHOUSE_VERSION} (npm) in the same Chromium, against the same server; each figure is the median of` +
+        `Lighthouse ${lighthouseVersion()} (npm) in the same Chromium, against the same server; each figure is the median of` +
           ` ${lighthouseRuns} run${lighthouseRuns === 1 ? '' : 's'}. Presets: Lighthouse's default (mobile: simulated slow 4G, 4x CPU` +
           ' slowdown) and its desktop config. LCP and TBT are simulated from the trace of this machine\'s main thread: the 4x' +
           ' slowdown multiplies tasks that a busy machine already runs slowly, so the benchmark index (Lighthouse\'s own measure' +

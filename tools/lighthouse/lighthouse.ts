@@ -1,10 +1,10 @@
 // Lighthouse (the npm package) against the bench's static server, in the full Chromium a reader runs
 // (the e2e tests use its headless shell), launched by chrome-launcher. Only loopback is involved: the page's requests go to the local
 // server and Lighthouse reports nowhere (error reporting stays off, as in the Node API's default).
-import { FULL_BROWSER } from '../../tests/support/chromium.ts';
+import { FULL_BROWSER } from '../lib/chromium.ts';
 import lighthouse, { desktopConfig, type Config } from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { summariseLighthouse, type LighthousePreset, type LighthouseRun, type LighthouseSummary } from './bench.ts';
+import { summariseLighthouse, type LighthousePreset, type LighthouseRun, type LighthouseSummary } from '../lib/bench.ts';
 
 const PRESETS: Record<LighthousePreset, Config | undefined> = {
   mobile: undefined, // Lighthouse's default: a mid-range phone, simulated slow 4G and 4x CPU slowdown

@@ -6,7 +6,7 @@
 // The crawling and fragment checking are linkinator's; this file picks what to check and
 // prints each failure as: the page, the href, what is missing.
 //
-//   node scripts/check-links.ts [build dir, default dist]    (SITE_BASE and SITE_URL as for the build)
+//   node tools/check-links.ts [build dir, default dist]    (SITE_BASE and SITE_URL as for the build)
 //
 // Exit 0 when every link resolves, 1 when any does not, 2 on a usage error.
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LinkChecker, LinkState, type LinkResult } from 'linkinator';
 import { normaliseBase } from '../src/lib/base.ts';
-import { freePort } from '../tests/support/ports.ts';
-import { sitePathOfFile } from '../tests/support/site-pages.ts';
+import { freePort } from './lib/ports.ts';
+import { sitePathOfFile } from './lib/site-pages.ts';
 
 export interface LinkProblem {
   /** The page the link is on, as a site path ("/rows/drain/"). */
@@ -176,7 +176,7 @@ export function formatProblem(p: LinkProblem): string {
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.length > 1 || args.some((a) => a.startsWith('-'))) {
-    console.error('usage: node scripts/check-links.ts [build dir, default dist]   (SITE_BASE, SITE_URL from the environment)');
+    console.error('usage: node tools/check-links.ts [build dir, default dist]   (SITE_BASE, SITE_URL from the environment)');
     return 2;
   }
   const dir = args[0] ?? 'dist';

@@ -2,7 +2,7 @@
 // SITE_BASE, directories serve index.html, unknown paths get 404.html, and the `/*` block of
 // dist/_headers (the Netlify/Cloudflare Pages format) is applied to every response, so the
 // e2e tests exercise the Content-Security-Policy the site ships.
-// Usage: node tests/support/static-server.ts [port]   (SITE_BASE from the environment;
+// Usage: node tools/lib/static-server.ts [port]   (SITE_BASE from the environment;
 // SERVE_DIR serves another build folder instead of dist/). Port 0 (the default) takes a free
 // port; the line printed once listening names the port (see LISTENING in free-port.ts).
 import { createServer } from 'node:http';

@@ -1,4 +1,4 @@
-// Starts tests/support/static-server.ts on a folder, at a base, on a port it picks; used by the
+// Starts tools/lib/static-server.ts on a folder, at a base, on a port it picks; used by the
 // benchmark and by e2e fixtures that serve a build of their own. (The e2e suite's own servers are
 // started by Playwright's webServer, which reads the same SERVING line.)
 import { spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ export interface Served {
 }
 
 export async function serve(dir: string, base: string): Promise<Served> {
-  const child = spawn(process.execPath, [join(root, 'tests/support/static-server.ts'), '0'], {
+  const child = spawn(process.execPath, [join(root, 'tools/lib/static-server.ts'), '0'], {
     cwd: root, env: { ...process.env, SERVE_DIR: dir, SITE_BASE: base }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<string>((done, fail) => {
