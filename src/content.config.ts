@@ -6,8 +6,8 @@ import { defineCollection } from 'astro:content';
 import { z } from 'astro/zod';
 import { contentDir } from './lib/content/dir.ts';
 import { pageSchema } from './lib/content/schemas.ts';
-import { PATHS, readSite, readSources, readBackends, readAxes, readExcerpts, readEvidence } from './lib/content/read.ts';
-import type { SiteEntry, SourceEntry, BackendEntry, AxisEntry, ExcerptEntry, EvidenceEntry } from './lib/content/read.ts';
+import { PATHS, readSite, readSources, readBackends, readAxes, readExcerpts, readEvidence, readFigures } from './lib/content/read.ts';
+import type { SiteEntry, SourceEntry, BackendEntry, AxisEntry, ExcerptEntry, EvidenceEntry, FigureEntry } from './lib/content/read.ts';
 import type { Problem } from './lib/content/errors.ts';
 import { yamlCollection, pagesCollection, problemsCollection } from './lib/content/loaders.ts';
 
@@ -37,6 +37,10 @@ export const collections = {
   evidence: defineCollection({
     loader: yamlCollection('evidence', contentDir, PATHS.evidence, (dir) => readEvidence(dir), byId),
     schema: z.custom<EvidenceEntry>(),
+  }),
+  figures: defineCollection({
+    loader: yamlCollection('figures', contentDir, PATHS.figures, readFigures, byId),
+    schema: z.custom<FigureEntry>(),
   }),
   pages: defineCollection({ loader: pagesCollection(contentDir), schema: pageSchema }),
   problems: defineCollection({ loader: problemsCollection(), schema: z.custom<{ list: Problem[] }>() }),

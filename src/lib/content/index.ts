@@ -12,7 +12,7 @@ const inOrder = <T extends { file: string; index: number }>(xs: T[]) =>
 async function load(): Promise<TableModel> {
   const problems = (await getEntry('problems', 'all'))?.data.list ?? [];
   if (problems.length > 0) throw new ContentError(problems);
-  const content: Omit<ContentData, 'pages'> = {
+  const content: Omit<ContentData, 'pages' | 'figures'> = {
     site: (await getEntry('site', 'site'))!.data,
     sources: inOrder((await getCollection('sources')).map((e) => e.data)),
     backends: inOrder((await getCollection('backends')).map((e) => e.data)),

@@ -14,8 +14,8 @@ import { combine, locatorFor } from './load.ts';
 import { siteRender } from './render.ts';
 import { readPage, type ContentData, type Read, type Render, type PageEntry } from './read.ts';
 
-export type CollectionName = 'site' | 'sources' | 'backends' | 'axes' | 'excerpts' | 'evidence' | 'pages';
-const NAMES: readonly CollectionName[] = ['site', 'sources', 'backends', 'axes', 'excerpts', 'evidence', 'pages'];
+export type CollectionName = 'site' | 'sources' | 'backends' | 'axes' | 'excerpts' | 'evidence' | 'pages' | 'figures';
+const NAMES: readonly CollectionName[] = ['site', 'sources', 'backends', 'axes', 'excerpts', 'evidence', 'pages', 'figures'];
 
 /** What every loader has read most recently; runs the rules once all have reported. */
 class Session {
@@ -44,7 +44,7 @@ class Session {
       site: get<ContentData['site']>('site').entries[0]!, sources: get<ContentData['sources'][number]>('sources').entries,
       backends: get<ContentData['backends'][number]>('backends').entries, axes: get<ContentData['axes'][number]>('axes').entries,
       excerpts: get<ContentData['excerpts'][number]>('excerpts').entries, evidence: get<ContentData['evidence'][number]>('evidence').entries,
-      pages: get<PageEntry>('pages').entries,
+      pages: get<PageEntry>('pages').entries, figures: get<ContentData['figures'][number]>('figures').entries,
     } satisfies ContentData;
     return combine(all.flatMap((r) => r.problems), data, locatorFor(all.flatMap((r) => r.files)));
   }

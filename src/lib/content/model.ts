@@ -78,7 +78,7 @@ export function buildComparison(data: ContentData, locate?: Locator): TableModel
 }
 
 /** The join itself, on content the checks accepted (the content layer ran them). */
-export function assembleTable(data: Omit<ContentData, 'pages'>): TableModel {
+export function assembleTable(data: Omit<ContentData, 'pages' | 'figures'>): TableModel {
   const sources = new Map(data.sources.map((s) => [s.id, s]));
   const excerpts = new Map<string, ExcerptRef>();
   for (const e of data.excerpts) {

@@ -6,8 +6,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename, extname } from 'node:path';
 import type { z } from 'astro/zod';
 import {
-  siteSchema, sourceSchema, excerptSchema, backendSchema, axisSchema, evidenceSchema, pageSchema,
-  type Site, type Source, type Excerpt, type Backend, type Axis, type Evidence, type PageData,
+  siteSchema, sourceSchema, excerptSchema, backendSchema, axisSchema, evidenceSchema, pageSchema, figureSchema,
+  type Site, type Source, type Excerpt, type Backend, type Axis, type Evidence, type PageData, type Figure,
 } from './schemas.ts';
 import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
@@ -43,6 +43,14 @@ export interface PageEntry extends PageScan {
   data: PageData;
 }
 
+export interface FigureEntry extends Figure {
+  /** The figure's id: its file name under content/figures/, without extension. */
+  id: string;
+  file: string;
+  /** Caption, and every step's and stage's label, rendered (inline Markdown) for the text equivalent. */
+  html: { caption: string; labels: Record<string, string> };
+}
+
 export interface ContentData {
   site: SiteEntry;
   sources: SourceEntry[];
@@ -51,6 +59,7 @@ export interface ContentData {
   axes: AxisEntry[];
   evidence: EvidenceEntry[];
   pages: PageEntry[];
+  figures: FigureEntry[];
 }
 
 export interface Read<T> {
@@ -76,6 +85,14 @@ const axisLocate: Locate = (entry, index, path) =>
     ? { row: idOf(entry, index), column: String(path[1]), field: fieldName(path.slice(2)) || undefined }
     : rowLocate(entry, index, path);
 const docLocate: Locate = (_entry, _index, path) => ({ field: fieldName(path) || undefined });
+/** In a figure: the step (or stage, or edge) as the row, a step's lane as the column, the full path as the field. */
+const figureLocate: Locate = (entry, _index, path) => {
+  const list = path[0];
+  const item = typeof path[1] === 'number' ? (entry as Record<string, unknown[] | undefined> | null)?.[String(list)]?.[path[1]] : undefined;
+  const it = item as { id?: unknown; lane?: unknown; from?: unknown; to?: unknown } | undefined;
+  const row = list === 'edges' && it ? `${String(it.from)} -> ${String(it.to)}` : typeof it?.id === 'string' ? it.id : undefined;
+  return { row, column: list === 'steps' && typeof it?.lane === 'string' ? it.lane : undefined, field: fieldName(path) || undefined };
+};
 
 function readYamlFile(abs: string, problems: Problem[]): YamlFile | undefined {
   const file = displayPath(abs);
@@ -145,6 +162,7 @@ export const PATHS = {
   excerpts: 'excerpts',
   evidence: 'evidence',
   pages: 'pages',
+  figures: 'figures',
 } as const;
 
 export async function readSite(dir: string): Promise<Read<SiteEntry>> {
@@ -206,6 +224,22 @@ export async function readEvidence(dir: string): Promise<Read<EvidenceEntry>> {
   return out;
 }
 
+export async function readFigures(dir: string, render: Render): Promise<Read<FigureEntry>> {
+  const out: Read<FigureEntry> = { entries: [], problems: [], files: [] };
+  for (const abs of yamlIn(join(dir, PATHS.figures))) {
+    const yaml = readYamlFile(abs, out.problems);
+    if (!yaml) continue;
+    out.files.push(yaml);
+    if (yaml.value === undefined) continue;
+    const data = validate(yaml, yaml.value, [], -1, figureSchema, figureLocate, out.problems);
+    if (!data) continue;
+    const labels: Record<string, string> = {};
+    for (const item of [...(data.stages ?? []), ...data.steps]) labels[item.id] = await renderInline(render, item.label);
+    out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file, html: { caption: await renderInline(render, data.caption), labels } });
+  }
+  return out;
+}
+
 /** A page's frontmatter validated, and its body scanned, from the file's whole text. */
 export function readPage(id: string, abs: string, text: string): { entry?: PageEntry; problems: Problem[] } {
   const file = displayPath(abs);
@@ -241,8 +275,9 @@ export async function readPages(dir: string): Promise<Read<PageEntry>> {
 
 /** Every collection of a content folder, read from disk (the plain-Node path). */
 export async function readAll(dir: string, render: Render = plainRender) {
-  const [site, sources, backends, axes, excerpts, evidence, pages] = await Promise.all([
+  const [site, sources, backends, axes, excerpts, evidence, pages, figures] = await Promise.all([
     readSite(dir), readSources(dir), readBackends(dir), readAxes(dir, render), readExcerpts(dir, render), readEvidence(dir), readPages(dir),
+    readFigures(dir, render),
   ]);
-  return { site, sources, backends, axes, excerpts, evidence, pages };
+  return { site, sources, backends, axes, excerpts, evidence, pages, figures };
 }
