@@ -5,7 +5,7 @@ import type { Problem } from './errors.ts';
 import { ContentError, Problems, sortProblems, type Locator } from './errors.ts';
 import { readAll, readSources, readExcerpts, readAxes, plainRender, type ContentData, type Render, type Read } from './read.ts';
 import { checkContent } from './checks.ts';
-import { buildComparison, type TableModel } from './model.ts';
+import { assembleTable, type TableModel } from './model.ts';
 import type { YamlFile } from './yaml.ts';
 import { routes } from './routes.ts';
 
@@ -41,9 +41,9 @@ export async function loadContent(dir: string, render: Render = plainRender): Pr
   return data;
 }
 
-/** The table of a content folder, as the site builds it. */
+/** The table of a content folder, as the site builds it (loadContent has run every rule, once). */
 export async function loadTable(dir: string, render: Render = plainRender): Promise<TableModel> {
-  return buildComparison(await loadContent(dir, render));
+  return assembleTable(await loadContent(dir, render));
 }
 
 /** Only sources.yaml and excerpts/*.yaml, validated by their schemas (what the quote check needs). */

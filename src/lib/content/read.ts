@@ -41,6 +41,8 @@ export interface PageEntry extends PageScan {
   id: string;
   file: string;
   data: PageData;
+  /** Where each frontmatter key is written, for located problems. */
+  keys: Record<string, { line: number; col: number }>;
 }
 
 export interface ContentData {
@@ -220,7 +222,11 @@ export function readPage(id: string, abs: string, text: string): { entry?: PageE
   if (yaml.problems.length > 0) return { problems };
   const data = validate(yaml, yaml.value ?? {}, [], -1, pageSchema, docLocate, problems);
   if (!data) return { problems };
-  return { entry: { id, file, data, ...scanPage(text) }, problems };
+  const keys = Object.fromEntries(Object.keys(data).flatMap((k) => {
+    const pos = yaml.at([k]);
+    return pos ? [[k, pos]] : [];
+  }));
+  return { entry: { id, file, data, keys, ...scanPage(text) }, problems };
 }
 
 export async function readPages(dir: string): Promise<Read<PageEntry>> {
