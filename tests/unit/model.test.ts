@@ -6,7 +6,7 @@ import { buildComparison, upstreamUrl } from '../../src/lib/content/model.ts';
 import { ContentError } from '../../src/lib/content/errors.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
 import { CHECKS, type Check } from '../../src/lib/content/checks.ts';
-import type { ContentData } from '../../src/lib/content/read.ts';
+import type { ContentData } from '../../src/lib/content/collections.ts';
 
 const files = { sources: 'content/sources.yaml', backends: 'content/comparison/backends.yaml', axes: 'content/comparison/axes.yaml' };
 const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true, menu: false };
@@ -31,10 +31,10 @@ function fixture(): ContentData {
     axes: [
       {
         id: 'axis-a', question: 'q?', summary: 's', file: files.axes, index: 0,
-        html: { summary: 's', cells: { ran: { answer: 'x', how: 'h' }, read: { answer: 'y' } } },
+        html: { summary: 's' },
         cells: {
-          ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' } },
-          read: { answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'] },
+          ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' }, html: { answer: 'x', how: 'h' } },
+          read: { answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'], html: { answer: 'y' } },
         },
       },
     ],
@@ -113,8 +113,7 @@ test('rejects a missing cell', () => {
 
 test('rejects an extra cell for an unknown backend', () => {
   const data = fixture();
-  data.axes[0]!.cells.bogus = { answer: 'z', cites: ['fixture-kep/one'] };
-  data.axes[0]!.html.cells.bogus = { answer: 'z' };
+  data.axes[0]!.cells.bogus = { answer: 'z', cites: ['fixture-kep/one'], html: { answer: 'z' } };
   rejects(data, { file: files.axes, row: 'axis-a', column: 'bogus', field: 'cells' }, /unknown backend "bogus"/);
 });
 

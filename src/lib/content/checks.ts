@@ -1,7 +1,7 @@
 // The rules a schema alone cannot see, because they join two entries or two files. One small
 // function per rule; each adds located problems (file, line, row, column, field) and says what to do.
-import type { ContentData, Origin } from './read.ts';
-import { PATHS } from './read.ts';
+import type { Origin } from './entries.ts';
+import { PATHS, type ContentData } from './collections.ts';
 import type { Problems, YamlPath } from './errors.ts';
 
 export type Check = (data: ContentData, problems: Problems) => void;

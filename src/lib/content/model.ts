@@ -2,7 +2,8 @@
 // cross-file rule (checks.ts) first and throws a ContentError listing every problem, so what it
 // returns is consistent by construction.
 import { posix } from 'node:path';
-import type { ContentData, ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './read.ts';
+import type { ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './entries.ts';
+import type { ContentData } from './collections.ts';
 import { Problems, type Locator } from './errors.ts';
 import { checkContent } from './checks.ts';
 import { routes } from './routes.ts';
@@ -105,7 +106,7 @@ export function assembleTable(data: ModelInput): TableModel {
     summaryHtml: axis.html.summary,
     cells: data.backends.map((backend): CellModel => {
       const cell = axis.cells[backend.id]!;
-      const html = axis.html.cells[backend.id]!;
+      const html = cell.html;
       const base: CellBase = { backend, answer: cell.answer, answerHtml: html.answer, cites: cell.cites.map((id) => excerpts.get(id)!) };
       let out: CellModel;
       if (!cell.measure) out = { ...base, provenance: 'cited' };

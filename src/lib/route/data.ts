@@ -5,7 +5,7 @@
 import type { AstroGlobal, MarkdownHeading } from 'astro';
 import { getTable } from '../content/index.ts';
 import type { TableModel, RowModel } from '../content/model.ts';
-import type { EvidenceEntry } from '../content/read.ts';
+import type { EvidenceEntry } from '../content/entries.ts';
 import { SEARCH_SECTION, TABLE_SECTION, type NavItem, type PageModel } from '../content/pages.ts';
 import { routes } from '../content/routes.ts';
 import { plainText } from '../markdown.ts';
