@@ -174,6 +174,8 @@ test('astro build: data and MDX mistakes fail before any page renders, each at f
     output,
   );
   assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
+  assert.match(output, /\[ContentError\] \S+:\d+:\d+: /, 'Astro prints it as an AstroError whose first line is file:line:column');
+  assert.match(output, /Hint:\s+Fix each problem/, 'with its hint');
   assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, 'no stack trace through Astro\'s internals');
   assert.doesNotMatch(output, /generating static routes/, 'no page was rendered');
   assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');

@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildComparison, upstreamUrl } from '../../src/lib/content/model.ts';
 import { ContentError } from '../../src/lib/content/errors.ts';
+import { AstroError } from 'astro/errors';
+import { resolve } from 'node:path';
 import { loadTable } from '../../src/lib/content/load.ts';
 import { CHECKS, type Check } from '../../src/lib/content/checks.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
@@ -270,4 +272,12 @@ test('the navigation comes from page frontmatter: menu pages in order, then sear
   const menu = model.pages.filter((p) => p.menu);
   assert.deepEqual(model.nav.map((n) => n.href), [...menu.map((p) => p.path), 'search/']);
   for (const page of model.pages.filter((p) => p.id.startsWith('keps/'))) assert.equal(page.section, 'readings', page.id);
+});
+
+test('a content error is an AstroError with a hint, its message starting at the first problem\'s file:line:column', () => {
+  const err = new ContentError([{ file: 'content/a.yaml', line: 3, col: 5, field: 'x', problem: 'FIXTURE problem' }, { file: 'content/b.yaml', problem: 'FIXTURE other' }]);
+  assert.ok(err instanceof AstroError);
+  assert.equal(err.message.split('\n')[0], 'content/a.yaml:3:5: field "x": FIXTURE problem');
+  assert.match(err.hint ?? '', /line and column/);
+  assert.deepEqual(err.loc, { file: resolve('content/a.yaml'), line: 3, column: 5 });
 });
