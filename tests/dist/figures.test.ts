@@ -74,6 +74,7 @@ for (const { figure, path, mode } of placements) {
       const file = read(decodeURI(img.attr('src')!).slice(base.length));
       assert.match(file, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
       assert.match(file, /<style>svg\{--fig-text:#/, 'its own colours');
+      assert.match(file, new RegExp(`<title>${figure.title}</title>`), 'its title');
       assert.deepEqual(inlineAttributes(file), []);
       for (const step of figure.steps) assert.ok(squash(file.replace(/<[^>]+>/g, '')).includes(squash(step.label)), `step ${step.id} drawn as text`);
     }

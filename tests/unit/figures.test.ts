@@ -66,7 +66,8 @@ test('the SVG: real text, classes only, no style="" attribute; our reading dashe
   const svg = figureSvg(figure!, await layoutFigure(figure!), { head: inlineStyle(figureCss), attributes: 'role="img" aria-label="x"' });
   assert.deepEqual(inlineAttributes(svg), [], 'no style="" or on…="" attribute');
   assert.doesNotMatch(svg, /\s(fill|stroke|font-family)="/, 'no presentation colours or fonts: CSS gives them');
-  assert.match(svg, /<title>FIXTURE figure<\/title>/);
+  assert.doesNotMatch(svg, /<title>/, 'inline: named by its aria-label, so the page keeps one <title>');
+  assert.match(figureSvg(figure!, await layoutFigure(figure!), { title: true }), /<title>FIXTURE figure<\/title>/, 'the standalone file has its title');
   assert.match(svg, /<text class="fig-label"[^>]*>FIXTURE first step with <tspan class="fig-code">code<\/tspan><\/text>/);
   assert.equal((svg.match(/class="fig-step fig-step--reading"/g) ?? []).length, 2, 'two steps are our reading');
   assert.equal((svg.match(/>◇ our reading</g) ?? []).length, 2, 'and say so in words');

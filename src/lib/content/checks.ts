@@ -1,10 +1,10 @@
 // The rules a schema alone cannot see, because they join two entries or two files. One small
 // function per rule; each adds located problems (file, line, row, column, field) and says what to do.
-import type { ContentData, FigureEntry, Origin } from './read.ts';
-import { PATHS } from './read.ts';
+import type { FigureEntry, Origin } from './entries.ts';
+import { PATHS, type ContentData } from './collections.ts';
 import type { Problems, YamlPath } from './errors.ts';
 
-type Check = (data: ContentData, problems: Problems) => void;
+export type Check = (data: ContentData, problems: Problems) => void;
 
 /** A list entry's place: its file, and the path inside it (the entry's index first). */
 const at = (o: Origin, ...path: YamlPath) => ({ file: o.file, at: [o.index, ...path] });
@@ -202,6 +202,14 @@ export const excerptIdsAreNotHeadingIds: Check = (data, problems) => {
   }
 };
 
+export const navSectionsAreMenuPages: Check = (data, problems) => {
+  const menu = new Set(data.pages.filter((p) => p.data.menu).map((p) => p.id));
+  for (const page of data.pages)
+    if (page.data.section !== undefined && !menu.has(page.data.section))
+      problems.add({ file: page.file, ...page.keys.section, field: 'section' },
+        `no navigation entry "${page.data.section}": section names a page with "menu: true" (${listOf(menu)})`);
+};
+
 // Figures (content/figures/<id>.yaml): every name a figure uses must exist, in the figure or in
 // the rest of the content. A figure's problems name its step (row), the step's lane (column) and
 // the field's full path.
@@ -273,14 +281,18 @@ export const figureEdgesJoinSteps: Check = (data, problems) => {
 
 export const figureCitesResolve: Check = (data, problems) => {
   const ids = new Set(data.excerpts.map((e) => `${e.source}/${e.id}`));
-  for (const f of data.figures)
-    for (const list of ['stages', 'steps'] as const)
-      (f[list] ?? []).forEach((item, i) =>
-        (item.cites ?? []).forEach((id, j) => {
-          if (!ids.has(id))
-            problems.add({ ...inFigure(f, list, i, 'cites', j), row: item.id, column: 'lane' in item ? item.lane : undefined, field: `${list}[${i}].cites[${j}]` },
-              `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`);
-        }));
+  for (const f of data.figures) {
+    const items: Array<{ list: 'stages' | 'steps'; i: number; id: string; lane?: string; cites?: string[] }> = [
+      ...(f.stages ?? []).map((s, i) => ({ list: 'stages' as const, i, ...s })),
+      ...f.steps.map((s, i) => ({ list: 'steps' as const, i, ...s })),
+    ];
+    for (const { list, i, id: item, lane, cites } of items)
+      (cites ?? []).forEach((id, j) => {
+        if (!ids.has(id))
+          problems.add({ ...inFigure(f, list, i, 'cites', j), row: item, column: lane, field: `${list}[${i}].cites[${j}]` },
+            `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`);
+      });
+  }
 };
 
 /** Every rule, in the order an author meets the files. */
@@ -290,6 +302,7 @@ export const CHECKS: readonly Check[] = [
   uniqueAxisIds, formerAxisIdsAreFree, formerAxisIdsClaimedOnce, cellsNameKnownBackends, everyRowHasEveryCell, citesResolve, measuredOnlyInRunColumns,
   evidenceMatchesItsCell, evidenceIsClaimed, sourcePagesExist, readingPagesEmbedTheirExcerpts, excerptIdsAreNotHeadingIds,
   figureLanesNameKnownBackends, figureRowsExist, figureStepsAreUnique, figureStepsNameTheirLaneAndStage, figureEdgesJoinSteps, figureCitesResolve,
+  navSectionsAreMenuPages,
 ];
 
 export function checkContent(data: ContentData, problems: Problems): void {

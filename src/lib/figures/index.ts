@@ -1,8 +1,8 @@
 // The figures as the site shows them: each one joined (model.ts), laid out (layout.ts) and drawn
 // (svg.ts) once per build, in two forms: the drawing to place inline in a page, whose colours come
 // from the page's CSS, and a standalone SVG file with its own colours, served at a path that
-// carries a hash of its bytes (so it can be cached for good). Pages call these; components only
-// receive the result (as props, or through Astro.locals.figures for the MDX <Figure id="…" />).
+// carries a hash of its bytes (so it can be cached for good). The route data (src/lib/route/data.ts)
+// places them; components only read that.
 import { createHash } from 'node:crypto';
 import { getCollection } from 'astro:content';
 import { getTable } from '../content/index.ts';
@@ -38,7 +38,7 @@ async function build(): Promise<FigureView[]> {
     const model = assembleFigure(entry, table.backends, table.excerpts);
     const layout = await layoutFigure(model);
     const svg = figureSvg(model, layout, { head: pageStyle, attributes: `role="img" aria-label="${drawingName(model).replace(/"/g, '&quot;')}"` });
-    const file = figureSvg(model, layout, { head: style });
+    const file = figureSvg(model, layout, { head: style, title: true });
     const hash = createHash('sha256').update(file).digest('hex').slice(0, 10);
     return { ...model, svg, file: { svg: file, path: routes.figureFile(model.id, hash) }, width: layout.width, height: layout.height };
   }));
@@ -51,9 +51,4 @@ export function getFigures(): Promise<FigureView[]> {
   if (import.meta.env.DEV) return build();
   cached ??= build();
   return cached;
-}
-
-/** The figures a page can embed by id, each in the given form. */
-export async function placeFigures(mode: FigureMode): Promise<Map<string, PlacedFigure>> {
-  return new Map((await getFigures()).map((figure) => [figure.id, { figure, mode }]));
 }

@@ -1,7 +1,7 @@
 // A figure, joined with the rest of the content: each lane is a backend column (its name and
 // whether it was run), each step's cites are the same excerpt references a table cell carries.
 // Pure (no Astro): the site, the bench and the unit tests build figures with it.
-import type { BackendEntry, FigureEntry } from '../content/read.ts';
+import type { BackendEntry, FigureEntry } from '../content/entries.ts';
 import type { ExcerptRef } from '../content/model.ts';
 
 export interface FigureLane { id: string; name: string; run: boolean }

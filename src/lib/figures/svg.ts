@@ -34,6 +34,11 @@ export interface SvgOptions {
   head?: string;
   /** Attributes of the <svg> element beyond the geometry. */
   attributes?: string;
+  /**
+   * A <title> with the figure's title: for the standalone file. Inline, the drawing is named by its
+   * aria-label instead, and the page keeps one <title> element, its own.
+   */
+  title?: boolean;
 }
 
 export function figureSvg(figure: FigureModel, layout: Layout, options: SvgOptions = {}): string {
@@ -41,7 +46,7 @@ export function figureSvg(figure: FigureModel, layout: Layout, options: SvgOptio
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig fig--${figure.flow}"${options.attributes ? ` ${options.attributes}` : ''}>`,
     options.head ?? '',
-    `<title>${esc(figure.title)}</title>`,
+    options.title ? `<title>${esc(figure.title)}</title>` : '',
   ];
   for (const lane of layout.lanes) {
     parts.push(`<rect class="fig-lane" x="${lane.x}" y="${lane.y}" width="${lane.w}" height="${lane.h}" rx="6"/>`);
