@@ -139,37 +139,38 @@ export async function readExcerpts(folder: string, render: Render): Promise<Read
   return out;
 }
 
-export async function readEvidence(folder: string): Promise<Read<EvidenceEntry>> {
-  const out: Read<EvidenceEntry> = { entries: [], problems: [], files: [] };
+/**
+ * A folder of one-document files (evidence/<id>.yaml, figures/<id>.yaml): each validated by its
+ * schema; `make` turns valid data into the entry, its id the file's name (and may add problems).
+ */
+async function readDocuments<S extends z.ZodType, T>(
+  folder: string, schema: S, locate: Locate, make: (data: z.infer<S>, id: string, yaml: YamlFile, problems: Problem[]) => Promise<T>,
+): Promise<Read<T>> {
+  const out: Read<T> = { entries: [], problems: [], files: [] };
   for (const abs of yamlIn(folder)) {
     const yaml = readYamlFile(abs, out.problems);
     if (!yaml) continue;
     out.files.push(yaml);
     if (yaml.value === undefined) continue;
-    const data = validate(yaml, yaml.value, [], -1, evidenceSchema, docLocate, out.problems);
-    if (!data) continue;
-    const { problems, reading } = readEvidenceOutput(data, yaml);
-    out.problems.push(...problems);
-    out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file, ...(reading && { reading }) });
+    const data = validate(yaml, yaml.value, [], -1, schema, locate, out.problems);
+    if (data !== undefined) out.entries.push(await make(data, basename(abs, extname(abs)), yaml, out.problems));
   }
   return out;
 }
 
-export async function readFigures(folder: string, render: Render): Promise<Read<FigureEntry>> {
-  const out: Read<FigureEntry> = { entries: [], problems: [], files: [] };
-  for (const abs of yamlIn(folder)) {
-    const yaml = readYamlFile(abs, out.problems);
-    if (!yaml) continue;
-    out.files.push(yaml);
-    if (yaml.value === undefined) continue;
-    const data = validate(yaml, yaml.value, [], -1, figureSchema, figureLocate, out.problems);
-    if (!data) continue;
+export const readEvidence = (folder: string): Promise<Read<EvidenceEntry>> =>
+  readDocuments(folder, evidenceSchema, docLocate, async (data, id, yaml, problems) => {
+    const { problems: found, reading } = readEvidenceOutput(data, yaml);
+    problems.push(...found);
+    return { ...data, id, file: yaml.file, ...(reading && { reading }) };
+  });
+
+export const readFigures = (folder: string, render: Render): Promise<Read<FigureEntry>> =>
+  readDocuments(folder, figureSchema, figureLocate, async (data, id, yaml) => {
     const labels: Record<string, string> = {};
     for (const item of [...(data.stages ?? []), ...data.steps]) labels[item.id] = await renderInline(render, item.label);
-    out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file, html: { caption: await renderInline(render, data.caption), labels } });
-  }
-  return out;
-}
+    return { ...data, id, file: yaml.file, html: { caption: await renderInline(render, data.caption), labels } };
+  });
 
 /** A page's frontmatter validated, and its body scanned, from the file's whole text. */
 export function readPage(id: string, abs: string, text: string): { entry?: PageEntry; problems: Problem[] } {
