@@ -141,7 +141,7 @@ export const evidenceMatchesItsCell: Check = (data, problems) => {
       const where = { ...at(axis, 'cells', column, 'measure', 'evidence'), row: axis.id, column, field: 'measure.evidence' };
       const ev = evidence.get(id);
       if (!ev) {
-        problems.add(where, `no evidence file "${id}" in content/evidence/; capture it (README: adding evidence) or remove the line`);
+        problems.add(where, `no evidence file "${id}" in content/evidence/; capture it (docs/evidence.md) or remove the line`);
         continue;
       }
       const mismatch: string[] = [];
