@@ -9,6 +9,7 @@ import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
 import { movedRowPaths } from './src/lib/content/load.ts';
+import { citeIndex } from './src/lib/content/citations.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
@@ -51,6 +52,7 @@ export default defineConfig({
     // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
     pagefind(),
   ],
-  // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts).
-  markdown: markdownConfig(base),
+  // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts);
+  // its citations link to what the content folder holds (src/lib/content/citations.ts).
+  markdown: markdownConfig(base, { cites: citeIndex(contentDir) }),
 });

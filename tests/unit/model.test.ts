@@ -8,7 +8,7 @@ import { loadTable } from '../../src/lib/content/load.ts';
 import type { ContentData } from '../../src/lib/content/read.ts';
 
 const files = { sources: 'content/sources.yaml', backends: 'content/comparison/backends.yaml', axes: 'content/comparison/axes.yaml' };
-const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true };
+const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true, claims: true };
 const commit = 'a'.repeat(40);
 
 /** A two-backend, one-axis FIXTURE: "ran" was run, "read" was not. */
@@ -21,7 +21,7 @@ function fixture(): ContentData {
     ],
     excerpts: [
       { id: 'one', source: 'fixture-kep', file: 'content/excerpts/fixture-kep.yaml', index: 0, section: 'S', lines: [3, 4], quote: 'q', answers: 'a', html: { quote: 'q', answers: 'a' } },
-      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', index: 0, section: 'S', lines: [7, 7], note: 'n', answers: 'a', html: { note: 'n', answers: 'a' } },
+      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', index: 0, section: 'S', lines: [7, 7], note: 'n', anchor: 'fixtureAnchor', answers: 'a', html: { note: 'n', answers: 'a' } },
     ],
     backends: [
       { id: 'ran', name: 'Ran', run: true, status: 's', file: files.backends, index: 0 },
@@ -29,7 +29,7 @@ function fixture(): ContentData {
     ],
     axes: [
       {
-        id: 'axis-a', question: 'q?', summary: 's', file: files.axes, index: 0,
+        id: 'axis-a', question: 'q?', summary: 's :cite[fixture-kep/one]', file: files.axes, index: 0,
         html: { summary: 's', cells: { ran: { answer: 'x', how: 'h' }, read: { answer: 'y' } } },
         cells: {
           ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' } },
@@ -39,8 +39,8 @@ function fixture(): ContentData {
     ],
     evidence: [],
     pages: [
-      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }] },
-      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [] },
+      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }], cites: [], unmarked: [] },
+      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [], cites: [], unmarked: [] },
     ],
   };
 }

@@ -11,7 +11,7 @@ import {
 } from './schemas.ts';
 import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
-import { scanPage, type PageScan } from './page-scan.ts';
+import { scanPage, escapeBlockSyntax, type PageScan } from './page-scan.ts';
 import { evidenceOutputProblems } from './evidence-checks.ts';
 
 /** Renders inline Markdown to HTML. The site passes Astro's own pipeline; scripts, plainRender. */
@@ -128,8 +128,7 @@ const yamlIn = (dir: string): string[] =>
  * escaped so it stays text, and the one paragraph the renderer wraps it in is removed.
  */
 export async function renderInline(render: Render, md: string): Promise<string> {
-  const text = md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');
-  const html = (await render(text)).trim();
+  const html = (await render(escapeBlockSyntax(md))).trim();
   const m = /^<p>([\s\S]*)<\/p>$/.exec(html);
   return m && !m[1]!.includes('<p>') ? m[1]! : html;
 }
