@@ -72,7 +72,8 @@ function prose(node: Nodes): boolean {
 }
 
 const firstWords = (node: Nodes): string => {
-  const words = toString(node, { includeImageAlt: false }).replace(/\s+/g, ' ').trim();
+  const own = node.type === 'listItem' ? node.children.filter((c) => c.type !== 'list') : [node];
+  const words = own.map((c) => toString(c, { includeImageAlt: false })).join(' ').replace(/\s+/g, ' ').trim();
   return words.length > 60 ? `${words.slice(0, 57)}…` : words;
 };
 
