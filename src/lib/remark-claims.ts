@@ -1,7 +1,7 @@
 // The claims syntax (docs/claims.md), as remark-directive parses it, turned into HTML:
 //   :cite[id id ...]   a bracket group of small links, one per id, to the excerpt (or row, or
-//                      evidence); each link's text is the source's label, its accessible name
-//                      "Source: KEP-265, lines 98–102" (the lines are printed on paper);
+//                      evidence); each link shows the source's label, is named "Source: KEP-265,
+//                      lines 98–102", and prints the lines on paper;
 //   :reading[...]      one sentence or clause of our own inference, labelled "Our reading:";
 //   :::reading ... ::: paragraphs of our reading, under a visible "Our reading" label;
 //   :::intro ... :::   text that makes no claim (an introduction, navigation): plain prose.
@@ -39,13 +39,17 @@ const h = (tagName: string, className: string | undefined, children: ElementCont
   type: 'element', tagName, properties: { ...(className && { className: [className] }), ...extra }, children,
 });
 
+/** A citation link's accessible name: "Source: KEP-265, lines 98–102". */
+export const citeName = (t: CiteTarget): string => `${t.prefix}${t.label}${t.detail}`;
+
 function citeLink(id: string, target: CiteTarget | undefined): ElementContent {
   if (!target) return h('span', 'cite-unknown', [{ type: 'text', value: `unknown citation “${id}”` }]);
+  // The name is given whole: a visually hidden part inside a link is its own box in some browsers,
+  // which breaks the name ("KEP-265 , lines 98–102"). It begins with what the link shows (WCAG 2.5.3).
   return h('a', 'cite', [
-    ...(target.prefix ? [h('span', 'sr-only', [{ type: 'text', value: target.prefix }])] : []),
     { type: 'text', value: target.label },
     h('span', 'cite-detail', [{ type: 'text', value: target.detail }]),
-  ], { href: target.href, dataCite: id });
+  ], { href: target.href, ariaLabel: citeName(target), dataCite: id });
 }
 
 /** `[link, link]`: the links of one citation, in a span the stylesheet sets small. */

@@ -17,7 +17,7 @@ export interface CiteTarget {
   href: string;
   /** What the link shows: the source's label ("KEP-265"), "table" or "evidence". */
   label: string;
-  /** The rest of its accessible name, shown in print: ", lines 98–102", " row: <question>". */
+  /** The rest of its accessible name, shown in print only: ", lines 98–102", " row: <question>". */
   detail: string;
   /** Read before the label, with its punctuation: "Source: " (or nothing). */
   prefix: string;
