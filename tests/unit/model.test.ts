@@ -172,6 +172,12 @@ test('rejects a quote from a source with no pinned copy', () => {
   rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'two', field: 'quote' }, /no pinned copy/);
 });
 
+test('rejects a code note whose anchor is a whole statement rather than a token to search for', () => {
+  const data = fixture();
+  data.excerpts[1] = { ...data.excerpts[1]!, anchor: 'if svcInfo.SessionAffinityType() == v1.ServiceAffinityClientIP && len(allLocallyReachableEndpoints) > 0 {' };
+  rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'fixture-code/two', field: 'anchor' }, /never a whole statement/);
+});
+
 test('rejects an excerpt file whose source is unknown', () => {
   const data = fixture();
   data.excerpts.push({ ...data.excerpts[0]!, source: 'nobody', file: 'content/excerpts/nobody.yaml' });

@@ -270,12 +270,20 @@ export const summariesCiteOrMark: Check = (data, problems) => {
       problems.add({ ...at(axis, 'summary'), row: axis.id, field: 'summary' }, unmarkedProblem(u, `the summary "${u.text}"`));
 };
 
+/** An anchor is a token to search for (`KUBE-SVC-`, `"statistic"`, a function name), not a statement. */
+const ANCHOR_MAX = 80;
+
 export const codeNotesHaveAnchors: Check = (data, problems) => {
-  for (const e of data.excerpts)
+  for (const e of data.excerpts) {
+    const row = `${e.source}/${e.id}`;
     if (e.note !== undefined && e.anchor === undefined)
-      problems.add({ ...at(e, 'note'), row: `${e.source}/${e.id}`, field: 'anchor' },
+      problems.add({ ...at(e, 'note'), row, field: 'anchor' },
         'a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines ' +
         '(e.g. a chain prefix or a function name, never a whole statement), so anyone can re-find them at the pinned commit');
+    else if (e.anchor !== undefined && (e.anchor.length > ANCHOR_MAX || /\n/.test(e.anchor)))
+      problems.add({ ...at(e, 'anchor'), row, field: 'anchor' },
+        `an anchor is one short token from the lines (an identifier or a string literal, at most ${ANCHOR_MAX} characters on one line), never a whole statement`);
+  }
 };
 
 /** Every rule, in the order an author meets the files. */
