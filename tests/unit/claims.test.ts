@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import * as cheerio from 'cheerio';
 import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
 import { siteRender } from '../../src/lib/content/render.ts';
-import { renderInline } from '../../src/lib/content/read.ts';
+import { renderInline } from '../../src/lib/content/inline.ts';
 import { citeTargets, type CiteResolver } from '../../src/lib/content/citations.ts';
 import { scanPage, scanInline } from '../../src/lib/content/page-scan.ts';
-import type { ContentData } from '../../src/lib/content/read.ts';
+import type { ContentData } from '../../src/lib/content/collections.ts';
 
 const commit = 'f'.repeat(40);
 const targets = citeTargets({

@@ -1,7 +1,7 @@
 // The rules a schema alone cannot see, because they join two entries or two files. One small
 // function per rule; each adds located problems (file, line, row, column, field) and says what to do.
-import type { ContentData, Origin } from './read.ts';
-import { PATHS } from './read.ts';
+import type { Origin } from './entries.ts';
+import { PATHS, type ContentData } from './collections.ts';
 import type { Problems, YamlPath } from './errors.ts';
 import { scanInline, type UnmarkedAt } from './page-scan.ts';
 import { citeTargets } from './citations.ts';
@@ -13,7 +13,7 @@ import { citeTargets } from './citations.ts';
  */
 export const ENFORCE_CLAIMS = true;
 
-type Check = (data: ContentData, problems: Problems) => void;
+export type Check = (data: ContentData, problems: Problems) => void;
 
 /** A list entry's place: its file, and the path inside it (the entry's index first). */
 const at = (o: Origin, ...path: YamlPath) => ({ file: o.file, at: [o.index, ...path] });
@@ -286,12 +286,21 @@ export const codeNotesHaveAnchors: Check = (data, problems) => {
   }
 };
 
+export const navSectionsAreMenuPages: Check = (data, problems) => {
+  const menu = new Set(data.pages.filter((p) => p.data.menu).map((p) => p.id));
+  for (const page of data.pages)
+    if (page.data.section !== undefined && !menu.has(page.data.section))
+      problems.add({ file: page.file, ...page.keys.section, field: 'section' },
+        `no navigation entry "${page.data.section}": section names a page with "menu: true" (${listOf(menu)})`);
+};
+
 /** Every rule, in the order an author meets the files. */
 export const CHECKS: readonly Check[] = [
   uniqueSourceIds, excerptFilesNameASource, uniqueExcerptIds, quotesOnlyFromPinnedCopies, codeNotesHaveAnchors, oneAnchorPerPage,
   uniqueBackendIds, formerBackendIdsAreFree, formerBackendIdsClaimedOnce,
   uniqueAxisIds, formerAxisIdsAreFree, formerAxisIdsClaimedOnce, cellsNameKnownBackends, everyRowHasEveryCell, citesResolve, measuredOnlyInRunColumns,
   evidenceMatchesItsCell, evidenceIsClaimed, sourcePagesExist, readingPagesEmbedTheirExcerpts, excerptIdsAreNotHeadingIds,
+  navSectionsAreMenuPages,
   citedIdsResolve, summariesCiteOrMark, claimPagesCiteOrMark,
 ];
 

@@ -6,8 +6,8 @@
 // Ids: "<source>/<excerpt>" (an excerpt), "row/<row>" (a row of the table), "evidence/<id>".
 import { statSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContentData } from './read.ts';
-import { readSources, readExcerpts, readAxes, readEvidence, plainRender, PATHS } from './read.ts';
+import { readCollection, PATHS, type ContentData } from './collections.ts';
+import { plainRender } from './inline.ts';
 import { routes } from './routes.ts';
 
 export interface CiteTarget {
@@ -75,7 +75,8 @@ export function citeIndex(dir: string): () => Promise<CiteResolver> {
   return async () => {
     const key = signature(dir);
     if (cached?.key !== key) {
-      const targets = Promise.all([readSources(dir), readExcerpts(dir, plainRender), readAxes(dir, plainRender), readEvidence(dir)])
+      const read = <K extends 'sources' | 'excerpts' | 'axes' | 'evidence'>(name: K) => readCollection(name, dir, plainRender);
+      const targets = Promise.all([read('sources'), read('excerpts'), read('axes'), read('evidence')])
         .then(([sources, excerpts, axes, evidence]) =>
           citeTargets({ sources: sources.entries, excerpts: excerpts.entries, axes: axes.entries, evidence: evidence.entries }));
       cached = { key, targets };

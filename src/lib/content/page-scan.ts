@@ -14,6 +14,7 @@ import { visit } from 'unist-util-visit';
 import type { Root, Nodes, Parents } from 'mdast';
 import type { TextDirective } from 'mdast-util-directive';
 import { CITE, READING, INTRO, citeIds } from '../remark-claims.ts';
+import { escapeBlockSyntax } from './inline.ts';
 
 export interface At { line: number; col: number }
 export interface CiteAt extends At { id: string }
@@ -132,12 +133,6 @@ export function scanPage(text: string): PageScan {
   });
   return { embeds, headings, cites: citesOf(tree), unmarked: unmarkedOf(tree) };
 }
-
-/**
- * Inline Markdown (a YAML field): block syntax at a line's start (a quote that begins "* kube-proxy
- * ...") is escaped so it stays text. The site renders it so (read.ts renderInline), and scans it so.
- */
-export const escapeBlockSyntax = (md: string): string => md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');
 
 /** The inline Markdown of a YAML field (a cell's answer, a summary, a note), parsed as the site renders it. */
 export function scanInline(md: string): MarkdownScan {
