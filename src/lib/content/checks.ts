@@ -245,6 +245,7 @@ export const citedIdsResolve: Check = (data, problems) => {
       if (!targets.has(cite.id))
         problems.add({ file: page.file, line: cite.line, col: cite.col, field: ':cite' }, `unknown cited id "${cite.id}": ${CITE_HINT}`);
   for (const f of inlineFields(data)) {
+    if (!f.md.includes(':cite[')) continue; // most fields cite nothing: no need to parse them
     const seen = new Map<string, number>();
     for (const cite of scanInline(f.md).cites) {
       const nth = seen.get(cite.id) ?? 0;

@@ -119,7 +119,24 @@ function unmarkedOf(tree: Root): UnmarkedAt[] {
 const withoutFrontmatter = (text: string): string =>
   text.replace(/^---\r?\n[\s\S]*?\r?\n---(?=\r?\n|$)/, (fm) => fm.replace(/[^\r\n]/g, ''));
 
-export function scanPage(text: string): PageScan {
+/**
+ * Parsing is the cost (micromark: a few hundred ms for all pages), and the loaders and the checks
+ * ask for the same texts again within one load; the last scans are kept, by text.
+ */
+function memo<T>(scan: (text: string) => T, size = 512): (text: string) => T {
+  const cache = new Map<string, T>();
+  return (text) => {
+    let hit = cache.get(text);
+    if (hit === undefined) {
+      hit = scan(text);
+      if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      cache.set(text, hit);
+    }
+    return hit;
+  };
+}
+
+export const scanPage = memo((text: string): PageScan => {
   const tree = mdxParser.parse(withoutFrontmatter(text));
   const slugger = new GithubSlugger();
   const embeds: PageScan['embeds'] = [];
@@ -132,10 +149,10 @@ export function scanPage(text: string): PageScan {
     }
   });
   return { embeds, headings, cites: citesOf(tree), unmarked: unmarkedOf(tree) };
-}
+});
 
 /** The inline Markdown of a YAML field (a cell's answer, a summary, a note), parsed as the site renders it. */
-export function scanInline(md: string): MarkdownScan {
+export const scanInline = memo((md: string): MarkdownScan => {
   const tree = inlineParser.parse(escapeBlockSyntax(md));
   return { cites: citesOf(tree), unmarked: unmarkedOf(tree) };
-}
+});
