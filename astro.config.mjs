@@ -50,8 +50,9 @@ export default defineConfig({
     sitemap({ filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !moved.has(new URL(page).pathname) }),
     // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.
     csp(),
-    // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
-    pagefind(),
+    // Indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build; it
+    // checks that csp (which rewrites every page) comes before it.
+    pagefind({ after: ['csp'] }),
   ],
   // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts);
   // its citations link to what the content folder holds (src/lib/content/citations.ts).

@@ -20,7 +20,7 @@ import { PATHS, readCollection } from '../../src/lib/content/collections.ts';
 import type { AxisEntry, BackendEntry } from '../../src/lib/content/entries.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { evidenceSchema, type Evidence } from '../../src/lib/content/schemas.ts';
-import { readOutput, sha256 } from '../../src/lib/content/evidence-reading.ts';
+import { readOutput, sha256 } from '../../src/lib/content/evidence/index.ts';
 import type { YamlFile } from '../../src/lib/content/yaml.ts';
 
 interface Env { values: Map<string, string>; lines: Map<string, number>; file: string }
@@ -206,8 +206,8 @@ function plan(capture: Capture, content: string, backends: BackendEntry[], axes:
       problems.push({ ...where('measure', 'exercise'), problem: `exercise ${cell.exercise} does not measure this cell; exercise ${target.measure.exercise} does` });
     else if (target.measure.evidence !== undefined)
       problems.push({ ...where('measure', 'evidence'), problem: `this cell already has evidence "${target.measure.evidence}"; remove it first to replace it` });
-    const { problem } = readOutput(cell.exercise, cell.backend, cell.output);
-    if (problem) problems.push({ file: displayPath(join(cell.dir, 'output')), line: 1, col: 1, row: cell.axis, column: cell.backend, field: 'output', problem });
+    const { problem, line } = readOutput(cell.exercise, cell.backend, cell.output);
+    if (problem) problems.push({ file: displayPath(join(cell.dir, 'output')), line: line ?? 1, col: 1, row: cell.axis, column: cell.backend, field: 'output', problem });
 
     const capturedAt = env.get('captured_at') ?? '';
     const id = `ex${cell.exercise}-${cell.backend}-${capturedAt.slice(0, 10)}`;
