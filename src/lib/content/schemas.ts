@@ -42,6 +42,7 @@ export const excerptSchema = z
     /** Where a quote breaks off mid-sentence (mid-line in YAML or code); shown as an ellipsis there. */
     cut: z.enum(['start', 'end', 'both']).optional(),
     note: z.string().min(1).optional(),
+    anchor: z.string().min(1).optional(),
     answers: z.string().min(1),
   })
   .refine((e) => (e.quote === undefined) !== (e.note === undefined), {
@@ -77,6 +78,7 @@ export const measureSchema = z.strictObject({
 });
 
 export const cellSchema = z.strictObject({
+  short: z.string().optional(),
   answer: z.string().min(1),
   cites: z.array(z.string().min(1)).min(1, 'every cell cites at least one excerpt'),
   measure: measureSchema.optional(),
