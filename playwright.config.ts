@@ -1,14 +1,14 @@
 import { defineConfig, devices } from '@playwright/test';
 import { normaliseBase } from './src/lib/base.ts';
-import { servingLine } from './tests/support/ports.ts';
-import { chromiumLaunchOptions } from './tests/support/chromium.ts';
+import { servingLine } from './tools/lib/ports.ts';
+import { chromiumLaunchOptions } from './tools/lib/chromium.ts';
 
 // The e2e suite runs against the built site served by a plain static server mounted at its base,
 // so it proves what any static host will serve. Two projects, one run, one pool of workers:
 //   root     dist/ at /                                  every test
 //   subpath  dist-subpath/ at E2E_SUBPATH (a sub-path)   only what depends on the base (@base:
 //            links, navigation, search, assets, CSP, copy link); the rest is the same markup
-// `npm run e2e` (scripts/task.sh) builds both folders first.
+// `npm run e2e` (tools/task.sh) builds both folders first.
 export const SUBPATH = normaliseBase(process.env.E2E_SUBPATH ?? '/kube-proxy-backends/');
 
 // Each server takes a free port and prints it; webServer.wait reads it into an environment
@@ -19,7 +19,7 @@ export const SUBPATH = normaliseBase(process.env.E2E_SUBPATH ?? '/kube-proxy-bac
 const url = (port: string | undefined, base: string) => `http://127.0.0.1:${port ?? '0'}${base}`;
 
 const server = (dir: string, base: string, portVariable: string) => ({
-  command: `node tests/support/static-server.ts 0`,
+  command: `node tools/lib/static-server.ts 0`,
   env: { SERVE_DIR: dir, SITE_BASE: base },
   wait: { stdout: servingLine(portVariable) },
   reuseExistingServer: false,

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by .ci/run and scripts/with-node.sh: makes `node` >= 22.12 available.
+# Sourced by .ci/run and tools/with-node.sh: makes `node` >= 22.12 available.
 # Astro 7 needs Node >= 22.12; where the machine's Node is older, fetch Node 24 from
 # the npm registry (package `node`) into a cache directory and put it first on PATH.
 NODE_BOOTSTRAP_VERSION="${NODE_BOOTSTRAP_VERSION:-24.21.0}"

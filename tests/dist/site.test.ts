@@ -2,7 +2,7 @@
 // rel on external links, the sitemap and robots.txt, ids, the table's structure and badges, the
 // row pages and the data exports. Expected rows, columns and counts come from the model (the same
 // collections the site is built from), so a new row or column breaks nothing here.
-// Run after a build, with the build's SITE_BASE and SITE_URL (scripts/task.sh does).
+// Run after a build, with the build's SITE_BASE and SITE_URL (tools/task.sh does).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { loadTable } from '../../src/lib/content/load.ts';
 import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON } from '../../src/lib/content/model.ts';
 import { routes } from '../../src/lib/content/routes.ts';
 import { normaliseBase } from '../../src/lib/base.ts';
-import { builtHtmlFiles, sitePathOfFile } from '../support/site-pages.ts';
+import { builtHtmlFiles, sitePathOfFile } from '../../tools/lib/site-pages.ts';
 
 const dist = process.env.DIST_DIR ?? 'dist';
 const base = normaliseBase(process.env.SITE_BASE);

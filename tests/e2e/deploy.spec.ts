@@ -5,7 +5,7 @@
 // from dist/ in tests/dist/.
 import { test, expect } from './fixtures.ts';
 import type { Page } from '@playwright/test';
-import { recordCspViolations } from '../support/site-pages.ts';
+import { recordCspViolations } from '../../tools/lib/site-pages.ts';
 
 test('the policy a page carries stands alone: the first thing in <head>, and what a host without _headers enforces', async ({ page, request, consoleProblems }) => {
   const html = await (await request.get('')).text();

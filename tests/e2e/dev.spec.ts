@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { freePort } from '../support/ports.ts';
+import { freePort } from '../../tools/lib/ports.ts';
 import { astroCommand, isolatedRoot } from '../support/astro-build.ts';
 
 test.describe.configure({ timeout: 300_000 });

@@ -10,7 +10,7 @@
 // checks that every built page is in the sitemap or says noindex).
 import type { Page, Response } from '@playwright/test';
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
-import { builtPages, recordCspViolations, atRoot } from '../support/site-pages.ts';
+import { builtPages, recordCspViolations, atRoot } from '../../tools/lib/site-pages.ts';
 import { routes } from '../../src/lib/content/routes.ts';
 
 /** Rules switched off on every page, each with the reason. None today: keep it that way. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import axe from 'axe-core';
-import { serve } from '../support/serve.ts';
+import { serve } from '../../tools/lib/serve.ts';
 import { astroBuild } from '../support/astro-build.ts';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];

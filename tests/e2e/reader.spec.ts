@@ -5,7 +5,7 @@
 // what the HTML alone shows (the contents list, the reading-order chain) in tests/dist/.
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
 import type { Locator, Page } from '@playwright/test';
-import { builtPages, readBuiltPage, sitemapPages, recordCspViolations } from '../support/site-pages.ts';
+import { builtPages, readBuiltPage, sitemapPages, recordCspViolations } from '../../tools/lib/site-pages.ts';
 
 /** The page's path on the server: base + site-relative path. */
 const served = (baseURL: string | undefined, path: string) => new URL(path, baseURL).pathname;

@@ -4,7 +4,7 @@
 // a temporary folder and served like dist/, and its old row page and old anchors must still land.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { sitemapPages, relativeToBase } from '../support/site-pages.ts';
+import { sitemapPages, relativeToBase } from '../../tools/lib/site-pages.ts';
 
 const MAX_BYTES = 80 * 1024;
 

@@ -12,7 +12,7 @@ import {
   sizeOf, addSizes, evaluateBudgets, formatBudgets, markdownTable, syntheticAxes, writeScaledContent,
   isSearchPage, childCpuMs, marginalGzip, summariseLighthouse, lighthouseRows, median, BUDGET, GZIP_LEVEL, SYNTHETIC_PREFIX,
   type PageMeasure, type NoJsCheck, type LighthouseRun,
-} from '../../scripts/lib/bench.ts';
+} from '../../tools/lib/bench.ts';
 import { axisSchema, type Axis } from '../../src/lib/content/schemas.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
 

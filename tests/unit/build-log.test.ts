@@ -1,11 +1,11 @@
-// A clean build log: the gate that fails `npm run build` on any warning (scripts/check-build-log.ts),
+// A clean build log: the gate that fails `npm run build` on any warning (tools/check-build-log.ts),
 // and the one rolldown warning the build config drops on purpose (src/lib/rolldown-logs.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findWarnings } from '../../scripts/check-build-log.ts';
+import { findWarnings } from '../../tools/check-build-log.ts';
 import { isHeadInjectDirectiveWarning } from '../../src/lib/rolldown-logs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,7 +42,7 @@ test('findWarnings: Astro [WARN] lines, Node process warnings and npm warnings c
 
 test('check-build-log: passes the log through, exits 1 and lists the warnings; exits 0 on a clean log', () => {
   const run = (input: string) =>
-    spawnSync(process.execPath, [join(root, 'scripts/check-build-log.ts')], { input, encoding: 'utf8' });
+    spawnSync(process.execPath, [join(root, 'tools/check-build-log.ts')], { input, encoding: 'utf8' });
   const dirty = run(`${CLEAN_LOG}\n${MDX_DIRECTIVE_WARNING}\n`);
   assert.equal(dirty.status, 1, dirty.stderr);
   assert.equal(dirty.stdout, `${CLEAN_LOG}\n${MDX_DIRECTIVE_WARNING}\n`);

@@ -1,11 +1,11 @@
-// The link gate (scripts/check-links.ts) on small built-site fixtures: it passes when every link
+// The link gate (tools/check-links.ts) on small built-site fixtures: it passes when every link
 // resolves, and names the page, the href and what is missing for each kind of broken link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkLinks, formatProblem } from '../../scripts/check-links.ts';
+import { checkLinks, formatProblem } from '../../tools/check-links.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name: string) => join(root, 'tests/fixtures/links', name);
@@ -46,7 +46,7 @@ test('check-links: under a sub-path, a link that forgets the base fails and says
 });
 
 const cli = (dir: string, base = '/') =>
-  spawnSync(process.execPath, ['scripts/check-links.ts', dir], {
+  spawnSync(process.execPath, ['tools/check-links.ts', dir], {
     cwd: root, encoding: 'utf8', env: { ...process.env, SITE_BASE: base, SITE_URL: site },
   });
 

@@ -1,4 +1,4 @@
-// Unit tests for src/lib/quotes.ts and end-to-end runs of scripts/verify-quotes.ts.
+// Unit tests for tools/lib/quotes.ts and end-to-end runs of tools/verify-quotes.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkQuote, checkQuoteRange, normaliseWhitespace, quoteCut, quoteSpan, verifyQuotes } from '../../src/lib/quotes.ts';
+import { checkQuote, checkQuoteRange, normaliseWhitespace, quoteCut, quoteSpan, verifyQuotes } from '../../tools/lib/quotes.ts';
 import { haveShared, sharedPath } from '../support/shared.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,7 +18,7 @@ const tooWideFixture = join(root, 'tests/fixtures/content-too-wide-range');
 const havePinnedCopy = (t: { skip: (message: string) => void }) => haveShared(t, 'sources/kubernetes-enhancements');
 
 const runCli = (...args: string[]) =>
-  spawnSync(process.execPath, ['scripts/verify-quotes.ts', ...args], { cwd: root, encoding: 'utf8' });
+  spawnSync(process.execPath, ['tools/verify-quotes.ts', ...args], { cwd: root, encoding: 'utf8' });
 
 const sample = [
   'Heading',

@@ -104,7 +104,7 @@ export const evidenceSchema = z.strictObject({
   command: z.string().min(1),
   output: z.string().min(1),
   notes: z.string().optional(),
-  // Written by `npm run evidence -- add` from a capture (scripts/capture/); optional for hand-made files.
+  // Written by `npm run evidence -- add` from a capture (tools/capture/); optional for hand-made files.
   /** kube-proxy's mode on the node when captured, and how the capture read it (e.g. its /proxyMode). */
   mode: kebabId.optional(),
   modeFrom: z.string().min(1).optional(),
@@ -123,6 +123,10 @@ export const pageSchema = z.strictObject({
   order: z.number(),
   /** Short label for navigation; defaults to the title. */
   nav: z.string().optional(),
+  /** Listed in the site's primary navigation (in `order`). */
+  menu: z.boolean().default(false),
+  /** The navigation entry this page belongs under (a `menu: true` page's id); a menu page heads its own. */
+  section: z.string().min(1).optional(),
   /** Show a table of contents (long pages). */
   toc: z.boolean().default(true),
 });

@@ -1,0 +1,201 @@
+// Verbatim-quote checking. A quote passes when, after collapsing every whitespace run to a single
+// space, it is a substring of the (equally normalised) text of the cited lines. Nothing else is
+// forgiven: punctuation, backticks, typos and curly apostrophes must match the source exactly.
+// Two boundary rules follow: the stated lines must be exactly the lines the quote occupies (not
+// wider), and an excerpt's `cut` must say where the quote breaks off mid-sentence (see quoteCut).
+// Pure module (no I/O) so the CLI, the build and the unit tests share the same rule.
+import { upstreamPath } from '../../src/lib/content/model.ts';
+
+export type QuoteCheck = { ok: true } | { ok: false; reason: string };
+
+/** Collapses every run of whitespace (spaces, tabs, line breaks) to one space and trims. */
+export function normaliseWhitespace(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+const SNIPPET_LENGTH = 160;
+
+function snippet(s: string): string {
+  return s.length > SNIPPET_LENGTH ? `${s.slice(0, SNIPPET_LENGTH - 1)}…` : s;
+}
+
+/** Splits file text into lines, tolerating CRLF and a trailing newline. */
+function splitLines(fileText: string): string[] {
+  const lines = fileText.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * Checks that `quote` occurs verbatim (modulo whitespace) in lines a..b (1-based, inclusive)
+ * of `fileText`.
+ */
+export function checkQuote(quote: string, fileText: string, lines: [number, number]): QuoteCheck {
+  const [a, b] = lines;
+  const fileLines = splitLines(fileText);
+  if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a) {
+    return { ok: false, reason: `invalid line range [${a}, ${b}] (need 1 <= first <= last)` };
+  }
+  if (b > fileLines.length) {
+    return {
+      ok: false,
+      reason: `line range [${a}, ${b}] is outside the file, which has ${fileLines.length} lines`,
+    };
+  }
+  const wanted = normaliseWhitespace(quote);
+  if (wanted === '') return { ok: false, reason: 'quote is empty' };
+  const actual = normaliseWhitespace(fileLines.slice(a - 1, b).join('\n'));
+  if (actual.includes(wanted)) return { ok: true };
+  return {
+    ok: false,
+    reason: `quote not found in lines ${a}-${b}; quote: "${snippet(wanted)}"; the lines say: "${snippet(actual)}"`,
+  };
+}
+
+/** Where a quote breaks off inside a sentence (or, in YAML and code, inside a line). */
+export type QuoteCut = 'start' | 'end' | 'both';
+
+/**
+ * The tightest line range [first, last] inside `lines` whose text still contains `quote`, or null
+ * when the quote is not in `lines` at all (checkQuote reports that case).
+ */
+export function quoteSpan(quote: string, fileText: string, lines: [number, number]): [number, number] | null {
+  const fileLines = splitLines(fileText);
+  const wanted = normaliseWhitespace(quote);
+  const has = (a: number, b: number) => normaliseWhitespace(fileLines.slice(a - 1, b).join('\n')).includes(wanted);
+  let [a, b] = lines;
+  if (wanted === '' || b > fileLines.length || !has(a, b)) return null;
+  while (a < b && has(a + 1, b)) a++;
+  while (b > a && has(a, b - 1)) b--;
+  return [a, b];
+}
+
+/**
+ * Checks that `lines` is no wider than the lines `quote` occupies: its first line holds the quote's
+ * start and its last line the quote's end. A wider range would link readers to text that was not
+ * quoted as though it had been.
+ */
+export function checkQuoteRange(quote: string, fileText: string, lines: [number, number]): QuoteCheck {
+  const span = quoteSpan(quote, fileText, lines);
+  if (span === null) return checkQuote(quote, fileText, lines);
+  const [a, b] = lines;
+  if (span[0] === a && span[1] === b) return { ok: true };
+  const occupied = span[0] === span[1] ? `line ${span[0]}` : `lines ${span[0]}-${span[1]}`;
+  return {
+    ok: false,
+    reason: `stated lines ${a}-${b} are wider than the quote, which occupies ${occupied}; state [${span[0]}, ${span[1]}]`,
+  };
+}
+
+// A line that opens a new block in Markdown: list item, heading, block quote or table row.
+const BLOCK_START = /^\s*(?:[*+-]|\d+[.)]|#{1,6}|>|\|)(?:\s|$)/;
+// Markup that may precede the first word of a block.
+const LEADING_MARKUP = /^(?:\s*(?:[*+-]|\d+[.)]|#{1,6}|>|\|)(?=\s|$))*\s*/;
+// A comment marker at the start of a line of code or YAML.
+const COMMENT_MARKER = /^(?:\/\/|\/\*|\*|#)$/;
+// Text that ends a sentence: . ! ? or :, then any closing quote, bracket or emphasis marks.
+const SENTENCE_END = /[.!?:]["'”’)\]*_`]*$/;
+// In code and YAML a colon ends a key, not a sentence.
+const SENTENCE_END_IN_LINE = /[.!?]["'”’)\]*_`]*$/;
+
+/**
+ * Where, if anywhere, `quote` (found in `lines`) starts or ends inside a sentence of its source.
+ * Markdown prose is read in sentences within a paragraph or list item; YAML files (`lineOriented`)
+ * and fenced code blocks are read in lines, so a quote there is cut when it starts or ends mid-line,
+ * except at a sentence boundary (as in a code comment). Returns undefined for a whole quote, and
+ * also when the quote is not in `lines`.
+ */
+export function quoteCut(
+  quote: string,
+  fileText: string,
+  lines: [number, number],
+  opts: { lineOriented?: boolean } = {},
+): QuoteCut | undefined {
+  const span = quoteSpan(quote, fileText, lines);
+  if (span === null) return undefined;
+  const fileLines = splitLines(fileText);
+  const [a, b] = span;
+  const wanted = normaliseWhitespace(quote);
+  const text = normaliseWhitespace(fileLines.slice(a - 1, b).join('\n'));
+  const at = text.indexOf(wanted);
+  const before = text.slice(0, at).trim();
+  const after = text.slice(at + wanted.length).trim();
+  const fencesBefore = fileLines.slice(0, a - 1).filter((l) => /^\s*(?:```|~~~)/.test(l)).length;
+  let cutStart: boolean;
+  let cutEnd: boolean;
+  if (opts.lineOriented || fencesBefore % 2 === 1) {
+    // A line is whole; so is a sentence inside a line (a code comment, say).
+    const lead = before.replace(COMMENT_MARKER, '');
+    cutStart = lead !== '' && !SENTENCE_END_IN_LINE.test(lead);
+    cutEnd = after !== '' && !SENTENCE_END_IN_LINE.test(wanted);
+  } else {
+    // Extend to the whole paragraph or list item: back to a blank line or a block's first line.
+    let first = a;
+    while (first > 1 && !BLOCK_START.test(fileLines[first - 1] ?? '') && (fileLines[first - 2] ?? '').trim() !== '') first--;
+    let last = b;
+    while (last < fileLines.length && (fileLines[last] ?? '').trim() !== '' && !BLOCK_START.test(fileLines[last] ?? '')) last++;
+    const lead = normaliseWhitespace(`${fileLines.slice(first - 1, a - 1).join('\n')} ${before}`).replace(LEADING_MARKUP, '');
+    const tail = normaliseWhitespace(`${after} ${fileLines.slice(b, last).join('\n')}`);
+    cutStart = lead !== '' && !SENTENCE_END.test(lead);
+    cutEnd = tail !== '' && !SENTENCE_END.test(wanted);
+  }
+  return cutStart && cutEnd ? 'both' : cutStart ? 'start' : cutEnd ? 'end' : undefined;
+}
+
+/** The repository whose pinned copy quotes are checked against. */
+export const QUOTED_REPO = 'kubernetes/enhancements';
+
+interface QuoteSource { id: string; repo: string; path: string }
+interface QuoteExcerpt { id: string; source: string; lines: [number, number]; path?: string; quote?: string; cut?: QuoteCut }
+
+export interface QuoteReport {
+  /** Quotes compared with their file. */
+  checked: number;
+  /** One line per problem, starting with the full excerpt id ("kep-3866/data-plane: …"). */
+  problems: string[];
+}
+
+/**
+ * Checks every quote of a QUOTED_REPO source against its file and line range: verbatim, its range
+ * no wider than the lines it occupies, and its `cut` matching where it breaks off. `readFile` gets
+ * the file's path inside the repository and returns its text, or null when the file is missing.
+ */
+export function verifyQuotes(
+  content: { sources: readonly QuoteSource[]; excerpts: readonly QuoteExcerpt[] },
+  readFile: (repoPath: string) => string | null,
+): QuoteReport {
+  const sources = new Map(content.sources.map((s) => [s.id, s]));
+  const problems: string[] = [];
+  let checked = 0;
+  for (const e of content.excerpts) {
+    if (e.quote === undefined) continue;
+    const id = `${e.source}/${e.id}`;
+    const source = sources.get(e.source);
+    if (!source) {
+      problems.push(`${id}: no source "${e.source}" in sources.yaml (an excerpt file is named after its source)`);
+      continue;
+    }
+    if (source.repo !== QUOTED_REPO) continue;
+    const file = upstreamPath(source, e);
+    checked++;
+    const text = readFile(file);
+    if (text === null) {
+      problems.push(`${id}: file not found: ${file}`);
+      continue;
+    }
+    const result = checkQuote(e.quote, text, e.lines);
+    if (!result.ok) {
+      problems.push(`${id}: ${file}: ${result.reason}`);
+      continue;
+    }
+    const range = checkQuoteRange(e.quote, text, e.lines);
+    if (!range.ok) problems.push(`${id}: ${file}: ${range.reason}`);
+    const cut = quoteCut(e.quote, text, e.lines, { lineOriented: /\.ya?ml$/.test(file) });
+    if (cut !== e.cut) {
+      const said = e.cut === undefined ? 'no cut' : `cut: ${e.cut}`;
+      const is = cut === undefined ? 'the quote starts and ends where a sentence does (a whole line in YAML or code), so drop cut' : `the quote breaks off mid-sentence, so state cut: ${cut}`;
+      problems.push(`${id}: ${file}: excerpt says ${said}, but ${is}`);
+    }
+  }
+  return { checked, problems };
+}

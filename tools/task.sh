@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# One entry point for every npm script, so they work on a machine whose Node is too old:
+# it brings Node >= 22.12 (see .ci/ensure-node.sh), installs the locked dependencies when
+# they are missing or stale, then runs the task.
+#   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
+#   dev            the author's loop: astro dev, live reload of every edit under content/
+#   test           everything CI runs: the unit tests, and beside them the builds at / (dist/) and
+#                  under a sub-path (dist-subpath/), for each its HTML (tests/dist) and the link gate,
+#                  and types (astro check); then one e2e run over both builds
+#   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
+#   stress         both builds, then the e2e suite 5 times with every core kept busy (tools/stress.ts)
+#   evidence       add a capture from a node: evidence add <capture folder> (tools/evidence.ts)
+#   build|preview|check|unit|e2e|bench|verify-quotes   single steps
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export ASTRO_TELEMETRY_DISABLED=1
+source .ci/ensure-node.sh
+
+# Install when <dir>/node_modules does not hold what <dir>/package-lock.json locks: npm writes the
+# tree it installed to node_modules/.package-lock.json, so a plain `npm ci` counts as installed too.
+install_if_stale() { # <dir>
+  if ! node tools/lib/deps-current.ts "$1"; then
+    echo "task: installing dependencies in ${1} (npm ci)"
+    npm ci --prefix "$1" --no-audit --no-fund --loglevel=error
+  fi
+}
+install_if_stale .
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+base="${SITE_BASE:-/}"
+port="${PORT:-4321}"
+# The sub-path the tests deploy under (playwright.config.ts reads the same variable).
+export E2E_SUBPATH="${E2E_SUBPATH:-/kube-proxy-backends/}"
+
+# Pagefind runs inside astro build (src/integrations/pagefind.ts). The log passes through
+# tools/check-build-log.ts, which fails the build if it printed any warning (pipefail keeps
+# astro's own failure too).
+build() { astro build "$@" 2>&1 | node tools/check-build-log.ts; }
+# The two builds the tests read: dist/ at / and dist-subpath/ under $E2E_SUBPATH (own cache).
+builds() {
+  SITE_BASE=/ build
+  SITE_BASE=$E2E_SUBPATH OUT_DIR=dist-subpath CACHE_DIR=node_modules/.astro-subpath build
+}
+# What reads a build without a browser: its HTML (tests/dist) and the link gate.
+built_html() { # <folder> <base>
+  DIST_DIR=$1 SITE_BASE=$2 node --test "tests/dist/**/*.test.ts"
+  SITE_BASE=$2 node tools/check-links.ts "$1"
+}
+unit() { node --test --test-concurrency=2 "tests/unit/**/*.test.ts" "$@"; }
+# Runs the named functions side by side, each into its own log; prints each log whole, in the
+# order given, as soon as it and those before it are done; fails if any failed.
+together() {
+  local dir; dir=$(mktemp -d)
+  local -a pids=()
+  for job in "$@"; do ("$job" >"$dir/$job.log" 2>&1) & pids+=($!); done
+  local status=0 i=0
+  for job in "$@"; do
+    if wait "${pids[$i]}"; then echo "task: $job passed"; else echo "task: $job FAILED"; status=1; fi
+    cat "$dir/$job.log"
+    i=$((i + 1))
+  done
+  rm -rf "$dir"
+  return $status
+}
+# The builds, what reads them without a browser, then types: all beside the unit tests. The build
+# has just synced the content and written .astro/, so astro check need not sync again (--noSync);
+# it never runs beside a build of the site, which writes the same files.
+types_builds_html() {
+  builds
+  built_html dist /
+  built_html dist-subpath "$E2E_SUBPATH"
+  astro check --noSync
+}
+
+task="${1:-}"; shift || true
+case "$task" in
+  build) build "$@" ;;
+  preview) astro preview --ignore-lock --host 127.0.0.1 --port "$port" "$@" ;;
+  serve)
+    build
+    echo "task: serving the built site at http://127.0.0.1:$port${base%/}/ (Ctrl-C stops it)"
+    astro preview --ignore-lock --host 127.0.0.1 --port "$port"
+    ;;
+  dev)
+    echo "task: dev server at http://127.0.0.1:$port${base%/}/: edits under content/ show live; Ctrl-C stops it"
+    astro dev --host 127.0.0.1 --port "$port" "$@"
+    ;;
+  check) astro check "$@" ;;
+  unit) unit "$@" ;;
+  e2e) builds; playwright test "$@" ;;
+  verify-quotes) node tools/verify-quotes.ts "$@" ;;
+  evidence) node tools/evidence.ts "$@" ;;
+  bench) install_if_stale tools/lighthouse; node tools/bench.ts "$@" ;;
+  stress) builds; node tools/stress.ts "$@" ;;
+  test)
+    together unit types_builds_html
+    playwright test
+    ;;
+  *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|evidence" >&2; exit 2 ;;
+esac
