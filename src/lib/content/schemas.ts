@@ -79,6 +79,7 @@ export const measureSchema = z.strictObject({
 });
 
 export const cellSchema = z.strictObject({
+  short: z.string().optional(),
   answer: z.string().min(1),
   cites: z.array(z.string().min(1)).min(1, 'every cell cites at least one excerpt'),
   measure: measureSchema.optional(),
