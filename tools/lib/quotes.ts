@@ -20,10 +20,17 @@ function snippet(s: string): string {
 }
 
 /** Splits file text into lines, tolerating CRLF and a trailing newline. */
-function splitLines(fileText: string): string[] {
+export function splitLines(fileText: string): string[] {
   const lines = fileText.split(/\r?\n/);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
+}
+
+/** Why a 1-based inclusive line range cannot be read from a file of `count` lines, or undefined if it can. */
+export function rangeProblem([a, b]: [number, number], count: number): string | undefined {
+  if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a) return `invalid line range [${a}, ${b}] (need 1 <= first <= last)`;
+  if (b > count) return `line range [${a}, ${b}] is outside the file, which has ${count} lines`;
+  return undefined;
 }
 
 /**
@@ -33,15 +40,8 @@ function splitLines(fileText: string): string[] {
 export function checkQuote(quote: string, fileText: string, lines: [number, number]): QuoteCheck {
   const [a, b] = lines;
   const fileLines = splitLines(fileText);
-  if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a) {
-    return { ok: false, reason: `invalid line range [${a}, ${b}] (need 1 <= first <= last)` };
-  }
-  if (b > fileLines.length) {
-    return {
-      ok: false,
-      reason: `line range [${a}, ${b}] is outside the file, which has ${fileLines.length} lines`,
-    };
-  }
+  const bad = rangeProblem(lines, fileLines.length);
+  if (bad) return { ok: false, reason: bad };
   const wanted = normaliseWhitespace(quote);
   if (wanted === '') return { ok: false, reason: 'quote is empty' };
   const actual = normaliseWhitespace(fileLines.slice(a - 1, b).join('\n'));

@@ -49,12 +49,15 @@ export async function loadTable(dir: string, render: Render = plainRender): Prom
   return assembleTable(await loadContent(dir, render));
 }
 
-/** Only sources.yaml and excerpts/*.yaml, validated by their schemas (what the quote check needs). */
-export async function loadSourcesAndExcerpts(dir: string): Promise<Pick<ContentData, 'sources' | 'excerpts'>> {
+/**
+ * Only sources.yaml and excerpts/*.yaml, validated by their schemas (what the quote and anchor checks
+ * need), with a locator over those files so the checks can name a problem's line and column.
+ */
+export async function loadSourcesAndExcerpts(dir: string): Promise<Pick<ContentData, 'sources' | 'excerpts'> & { locate: Locator }> {
   const [sources, excerpts] = await Promise.all([readCollection('sources', dir, plainRender), readCollection('excerpts', dir, plainRender)]);
   const problems = [...sources.problems, ...excerpts.problems];
   if (problems.length > 0) throw new ContentError(sortProblems(problems));
-  return { sources: sources.entries, excerpts: excerpts.entries };
+  return { sources: sources.entries, excerpts: excerpts.entries, locate: locatorFor([...sources.files, ...excerpts.files]) };
 }
 
 /** Site paths of the pages left at rows' old ids (they redirect), for the config: not in the sitemap. */

@@ -1,0 +1,70 @@
+// What the checkers of content against upstream files share (tools/verify-quotes.ts,
+// tools/verify-anchors.ts): one folder argument and `--content <dir>`, usage errors exiting 2, and
+// the content read by the site's own loader, its problems printed located.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadSourcesAndExcerpts } from '../../src/lib/content/load.ts';
+import { ContentError, describe } from '../../src/lib/content/errors.ts';
+
+export interface CheckArgs { folder: string; content: string }
+
+const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
+
+/** Parses `<folder> [--content <dir>]`; prints usage and exits 2 when they are wrong. */
+export function parseCheckArgs(argv: string[], tool: string, folderName: string): CheckArgs {
+  const usageLine = `usage: node tools/${tool}.ts <${folderName}> [--content <dir>]`;
+  const usage: (message?: string) => never = (message) => {
+    if (message) console.error(`${tool}: ${message}`);
+    console.error(usageLine);
+    process.exit(2);
+  };
+  let folder: string | undefined;
+  let content = 'content';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--content') {
+      const value = argv[++i];
+      if (!value) usage('--content needs a directory');
+      content = value;
+    } else if (arg.startsWith('--content=')) {
+      content = arg.slice('--content='.length);
+    } else if (arg === '-h' || arg === '--help') {
+      console.log(usageLine);
+      process.exit(0);
+    } else if (arg.startsWith('-')) {
+      usage(`unknown option ${arg}`);
+    } else if (folder === undefined) {
+      folder = arg;
+    } else {
+      usage(`unexpected argument ${arg}`);
+    }
+  }
+  if (folder === undefined) usage(`missing ${folderName}`);
+  if (!isDir(folder)) usage(`${folder} is not a directory`);
+  if (!isDir(content)) usage(`content directory ${content} not found`);
+  return { folder, content };
+}
+
+export type SourcesAndExcerpts = Awaited<ReturnType<typeof loadSourcesAndExcerpts>>;
+
+/**
+ * sources.yaml and excerpts/ read by the site's loader (same schemas, same messages). On invalid
+ * content prints each problem and `0 <noun> checked, content invalid (…)`, and returns undefined.
+ */
+export async function loadOrReport(content: string, noun: string): Promise<SourcesAndExcerpts | undefined> {
+  try {
+    return await loadSourcesAndExcerpts(content);
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error;
+    for (const p of error.problems) console.log(`content: ${describe(p)}`);
+    const n = error.problems.length;
+    console.log(`0 ${noun} checked, content invalid (${n} problem${n === 1 ? '' : 's'})`);
+    return undefined;
+  }
+}
+
+/** Reads `<folder>/<relative path>` as UTF-8, or null when the file is not there. */
+export const folderReader = (folder: string) => (relative: string): string | null => {
+  const file = join(folder, relative);
+  return existsSync(file) ? readFileSync(file, 'utf8') : null;
+};
