@@ -30,10 +30,10 @@ function fixture(): ContentData {
     axes: [
       {
         id: 'axis-a', question: 'q?', summary: 's', file: files.axes, index: 0,
-        html: { summary: 's', cells: { ran: { answer: 'x', how: 'h' }, read: { answer: 'y' } } },
+        html: { summary: 's', cells: { ran: { short: 'sx', answer: 'x', how: 'h' }, read: { short: 'sy', answer: 'y' } } },
         cells: {
-          ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' } },
-          read: { answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'] },
+          ran: { short: 'sx', answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' } },
+          read: { short: 'sy', answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'] },
         },
       },
     ],
@@ -112,8 +112,8 @@ test('rejects a missing cell', () => {
 
 test('rejects an extra cell for an unknown backend', () => {
   const data = fixture();
-  data.axes[0]!.cells.bogus = { answer: 'z', cites: ['fixture-kep/one'] };
-  data.axes[0]!.html.cells.bogus = { answer: 'z' };
+  data.axes[0]!.cells.bogus = { short: 'sz', answer: 'z', cites: ['fixture-kep/one'] };
+  data.axes[0]!.html.cells.bogus = { short: 'sz', answer: 'z' };
   rejects(data, { file: files.axes, row: 'axis-a', column: 'bogus', field: 'cells' }, /unknown backend "bogus"/);
 });
 

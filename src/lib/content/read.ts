@@ -28,7 +28,7 @@ export interface SiteEntry extends Site { file: string }
 export interface SourceEntry extends Source, Origin {}
 export interface BackendEntry extends Backend, Origin {}
 export interface AxisEntry extends Axis, Origin {
-  html: { summary: string; cells: Record<string, { answer: string; how?: string }> };
+  html: { summary: string; cells: Record<string, { short: string; answer: string; how?: string }> };
 }
 export interface ExcerptEntry extends Excerpt, Origin {
   /** The source id: an excerpt file is named after its source. */
@@ -166,6 +166,7 @@ export const readAxes = (dir: string, render: Render): Promise<Read<AxisEntry>> 
     const cells: AxisEntry['html']['cells'] = {};
     for (const [backend, cell] of Object.entries(d.cells)) {
       cells[backend] = {
+        short: await renderInline(render, cell.short),
         answer: await renderInline(render, cell.answer),
         ...(cell.measure && { how: await renderInline(render, cell.measure.how) }),
       };
