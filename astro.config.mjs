@@ -2,13 +2,14 @@
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
-import { normaliseBase } from './src/lib/base.ts';
+import { normaliseBase, joinBase } from './src/lib/base.ts';
 import { markdownConfig } from './src/lib/markdown-pipeline.ts';
 import pagefind from './src/integrations/pagefind.ts';
 import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
 import { movedRowPaths } from './src/lib/content/load.ts';
+import { routes } from './src/lib/content/routes.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
@@ -16,7 +17,7 @@ const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
 // Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead.
-const moved = new Set((await movedRowPaths(contentDir)).map((path) => base + path));
+const moved = new Set((await movedRowPaths(contentDir)).map((path) => joinBase(base, path)));
 
 export default defineConfig({
   site,
@@ -45,7 +46,7 @@ export default defineConfig({
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at rows' old ids.
-    sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) && !moved.has(new URL(page).pathname) }),
+    sitemap({ filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !moved.has(new URL(page).pathname) }),
     // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.
     csp(),
     // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.

@@ -9,11 +9,12 @@
 // file:line:column and no stack trace from Astro's internals.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../../src/lib/content/load.ts';
+import { assembleTable } from '../../src/lib/content/model.ts';
 import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
 import { astroBuild } from '../support/astro-build.ts';
 
@@ -145,6 +146,17 @@ test('page frontmatter: each missing field at the frontmatter\'s line', async ()
 
 // Cross-file rules: the YAML and the MDX pages must agree.
 
+test('a navigation section that names no menu page: names the page\'s file:line and section', () => assertProblem('nav-section-unknown', {
+  file: 'pages/fixture.mdx', line: 5, field: 'section', problem: /no navigation entry "FIXTURE-no-such-entry".*menu: true/,
+}));
+
+test('adding a page to the navigation is a frontmatter edit: menu: true lists it, in order, before search', async () => {
+  const dir = contentFor('valid');
+  writeFileSync(join(dir, 'pages/added.mdx'), '---\ntitle: FIXTURE added page\ndescription: A fixture page added to the navigation by frontmatter alone.\nmenu: true\norder: 5\nnav: FIXTURE added\n---\n\nFIXTURE body.\n');
+  const model = assembleTable(await loadContent(dir));
+  assert.deepEqual(model.nav.map((n) => [n.href, n.label]), [['added/', 'FIXTURE added'], ['search/', 'Search']]);
+});
+
 test('a source whose page does not exist: names sources.yaml:line, row and page', () => assertProblem('source-page-missing', {
   file: 'sources.yaml', line: 11, row: 'fixture-source', field: 'page', problem: /no page "fixture-missing" in content\/pages\//,
 }));
@@ -179,6 +191,8 @@ test('astro build: data and MDX mistakes fail before any page renders, each at f
     output,
   );
   assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
+  assert.match(output, /\[ContentError\] \S+:\d+:\d+: /, 'Astro prints it as an AstroError whose first line is file:line:column');
+  assert.match(output, /Hint:\s+Fix each problem/, 'with its hint');
   assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, 'no stack trace through Astro\'s internals');
   assert.doesNotMatch(output, /generating static routes/, 'no page was rendered');
   assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');

@@ -8,7 +8,7 @@ import { normaliseBase, joinBase } from '../../src/lib/base.ts';
 import { plainText } from '../../src/lib/markdown.ts';
 import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
 import { siteRender } from '../../src/lib/content/render.ts';
-import { renderInline } from '../../src/lib/content/read.ts';
+import { renderInline } from '../../src/lib/content/inline.ts';
 
 /** A cell's Markdown, rendered as the content loader renders it for a site deployed at `base`. */
 const inline = (md: string, base = '/') => renderInline(siteRender(markdownConfig(base)), md);

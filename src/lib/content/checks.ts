@@ -1,10 +1,10 @@
 // The rules a schema alone cannot see, because they join two entries or two files. One small
 // function per rule; each adds located problems (file, line, row, column, field) and says what to do.
-import type { ContentData, Origin } from './read.ts';
-import { PATHS } from './read.ts';
+import type { Origin } from './entries.ts';
+import { PATHS, type ContentData } from './collections.ts';
 import type { Problems, YamlPath } from './errors.ts';
 
-type Check = (data: ContentData, problems: Problems) => void;
+export type Check = (data: ContentData, problems: Problems) => void;
 
 /** A list entry's place: its file, and the path inside it (the entry's index first). */
 const at = (o: Origin, ...path: YamlPath) => ({ file: o.file, at: [o.index, ...path] });
@@ -202,12 +202,21 @@ export const excerptIdsAreNotHeadingIds: Check = (data, problems) => {
   }
 };
 
+export const navSectionsAreMenuPages: Check = (data, problems) => {
+  const menu = new Set(data.pages.filter((p) => p.data.menu).map((p) => p.id));
+  for (const page of data.pages)
+    if (page.data.section !== undefined && !menu.has(page.data.section))
+      problems.add({ file: page.file, ...page.keys.section, field: 'section' },
+        `no navigation entry "${page.data.section}": section names a page with "menu: true" (${listOf(menu)})`);
+};
+
 /** Every rule, in the order an author meets the files. */
 export const CHECKS: readonly Check[] = [
   uniqueSourceIds, excerptFilesNameASource, uniqueExcerptIds, quotesOnlyFromPinnedCopies, oneAnchorPerPage,
   uniqueBackendIds, formerBackendIdsAreFree, formerBackendIdsClaimedOnce,
   uniqueAxisIds, formerAxisIdsAreFree, formerAxisIdsClaimedOnce, cellsNameKnownBackends, everyRowHasEveryCell, citesResolve, measuredOnlyInRunColumns,
   evidenceMatchesItsCell, evidenceIsClaimed, sourcePagesExist, readingPagesEmbedTheirExcerpts, excerptIdsAreNotHeadingIds,
+  navSectionsAreMenuPages,
 ];
 
 export function checkContent(data: ContentData, problems: Problems): void {

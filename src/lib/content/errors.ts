@@ -1,3 +1,6 @@
+import { resolve } from 'node:path';
+import { AstroError } from 'astro/errors';
+
 // Content problems, located: the file, the line and column when known (file:line:column, which
 // editors and terminals turn into a link), and the row, column and field where they apply.
 
@@ -28,15 +31,27 @@ export function describe(p: Problem): string {
   return `${at}: ${parts.length > 0 ? `${parts.join(', ')}: ` : ''}${p.problem}`;
 }
 
-/** Thrown with every problem found, so an author fixes them in one pass. No stack: it is about content. */
-export class ContentError extends Error {
+export const CONTENT_HINT =
+  'Fix each problem in the file at the line and column given (most messages say how). In `npm run dev` the page ' +
+  'recovers as soon as the file is saved. The content model and its rules: docs/authoring.md.';
+
+/**
+ * Thrown with every problem found, so an author fixes them in one pass. Astro's public AstroError,
+ * as Starlight's errors are: Astro prints "[ContentError]", the message and the hint, and the dev
+ * overlay opens the first problem's file at its line (`loc`). The message's first line is that
+ * problem, file:line:column first. No stack: it is about content, and a stack through Astro's
+ * internals would only hide it.
+ */
+export class ContentError extends AstroError {
   readonly problems: Problem[];
+  readonly loc: { file: string; line: number; column: number } | undefined;
   constructor(problems: Problem[]) {
-    const lines = problems.map((p) => `  ${describe(p)}`);
-    super(`Invalid content (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
+    const n = problems.length;
+    super(`${problems.map(describe).join('\n')}${n > 1 ? `\n(${n} content problems)` : ''}`, CONTENT_HINT);
     this.name = 'ContentError';
     this.problems = problems;
-    // The message is the whole story; a stack through Astro's internals would only hide it.
+    const first = problems[0];
+    this.loc = first?.line === undefined ? undefined : { file: resolve(first.file), line: first.line, column: first.col ?? 1 };
     this.stack = '';
   }
 }

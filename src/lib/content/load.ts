@@ -3,9 +3,11 @@
 // cross-file rules (checks.ts). Problems come out in the same located format.
 import type { Problem } from './errors.ts';
 import { ContentError, Problems, sortProblems, type Locator } from './errors.ts';
-import { readAll, readSources, readExcerpts, readAxes, plainRender, type ContentData, type Render, type Read } from './read.ts';
+import { plainRender, type Render } from './inline.ts';
+import type { Read } from './entries.ts';
+import { readAll, readCollection, type ContentData } from './collections.ts';
 import { checkContent } from './checks.ts';
-import { buildComparison, type TableModel } from './model.ts';
+import { assembleTable, type TableModel } from './model.ts';
 import type { YamlFile } from './yaml.ts';
 import { routes } from './routes.ts';
 
@@ -34,21 +36,21 @@ export async function loadContent(dir: string, render: Render = plainRender): Pr
   const data: ContentData = {
     site: read.site.entries[0]!, sources: read.sources.entries, backends: read.backends.entries, axes: read.axes.entries,
     excerpts: read.excerpts.entries, evidence: read.evidence.entries, pages: read.pages.entries,
-  };
+  } satisfies { [K in keyof typeof read]: unknown };
   if (!data.site) throw new ContentError(readProblems);
   const problems = combine(readProblems, data, locatorFor(all.flatMap((r) => r.files)));
   if (problems.length > 0) throw new ContentError(problems);
   return data;
 }
 
-/** The table of a content folder, as the site builds it. */
+/** The table of a content folder, as the site builds it (loadContent has run every rule, once). */
 export async function loadTable(dir: string, render: Render = plainRender): Promise<TableModel> {
-  return buildComparison(await loadContent(dir, render));
+  return assembleTable(await loadContent(dir, render));
 }
 
 /** Only sources.yaml and excerpts/*.yaml, validated by their schemas (what the quote check needs). */
 export async function loadSourcesAndExcerpts(dir: string): Promise<Pick<ContentData, 'sources' | 'excerpts'>> {
-  const [sources, excerpts] = await Promise.all([readSources(dir), readExcerpts(dir, plainRender)]);
+  const [sources, excerpts] = await Promise.all([readCollection('sources', dir, plainRender), readCollection('excerpts', dir, plainRender)]);
   const problems = [...sources.problems, ...excerpts.problems];
   if (problems.length > 0) throw new ContentError(sortProblems(problems));
   return { sources: sources.entries, excerpts: excerpts.entries };
@@ -56,6 +58,6 @@ export async function loadSourcesAndExcerpts(dir: string): Promise<Pick<ContentD
 
 /** Site paths of the pages left at rows' old ids (they redirect), for the config: not in the sitemap. */
 export async function movedRowPaths(dir: string): Promise<string[]> {
-  const { entries } = await readAxes(dir, plainRender);
+  const { entries } = await readCollection('axes', dir, plainRender);
   return entries.flatMap((axis) => (axis.formerly ?? []).map((old) => routes.row(old)));
 }

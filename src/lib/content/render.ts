@@ -1,6 +1,6 @@
 // Inline Markdown from YAML, rendered by the site's configured Markdown processor and plugins.
 import type { AstroConfig, AstroUserConfig } from 'astro';
-import type { Render } from './read.ts';
+import type { Render } from './inline.ts';
 
 /** The markdown config, as astro.config.mjs writes it or as Astro resolves it; it needs a processor. */
 type Markdown = NonNullable<AstroUserConfig['markdown']> & Pick<AstroConfig['markdown'], 'processor'>;

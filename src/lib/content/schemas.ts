@@ -147,6 +147,10 @@ export const pageSchema = z.strictObject({
   order: z.number(),
   /** Short label for navigation; defaults to the title. */
   nav: z.string().optional(),
+  /** Listed in the site's primary navigation (in `order`). */
+  menu: z.boolean().default(false),
+  /** The navigation entry this page belongs under (a `menu: true` page's id); a menu page heads its own. */
+  section: z.string().min(1).optional(),
   /** Show a table of contents (long pages). */
   toc: z.boolean().default(true),
 });
