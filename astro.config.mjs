@@ -9,6 +9,7 @@ import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
 import { movedRowPaths } from './src/lib/content/load.ts';
+import { citeIndex } from './src/lib/content/citations.ts';
 import { routes } from './src/lib/content/routes.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
@@ -49,9 +50,11 @@ export default defineConfig({
     sitemap({ filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !moved.has(new URL(page).pathname) }),
     // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.
     csp(),
-    // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
-    pagefind(),
+    // Indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build; it
+    // checks that csp (which rewrites every page) comes before it.
+    pagefind({ after: ['csp'] }),
   ],
-  // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts).
-  markdown: markdownConfig(base),
+  // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts);
+  // its citations link to what the content folder holds (src/lib/content/citations.ts).
+  markdown: markdownConfig(base, { cites: citeIndex(contentDir) }),
 });

@@ -11,7 +11,7 @@ import { CHECKS, type Check } from '../../src/lib/content/checks.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 
 const files = { sources: 'content/sources.yaml', backends: 'content/comparison/backends.yaml', axes: 'content/comparison/axes.yaml' };
-const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true, menu: false };
+const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true, menu: false, claims: true };
 const commit = 'a'.repeat(40);
 
 /** A two-backend, one-axis FIXTURE: "ran" was run, "read" was not. */
@@ -24,7 +24,7 @@ function fixture(): ContentData {
     ],
     excerpts: [
       { id: 'one', source: 'fixture-kep', file: 'content/excerpts/fixture-kep.yaml', index: 0, section: 'S', lines: [3, 4], quote: 'q', answers: 'a', html: { quote: 'q', answers: 'a' } },
-      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', index: 0, section: 'S', lines: [7, 7], note: 'n', answers: 'a', html: { note: 'n', answers: 'a' } },
+      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', index: 0, section: 'S', lines: [7, 7], note: 'n', anchor: 'fixtureAnchor', answers: 'a', html: { note: 'n', answers: 'a' } },
     ],
     backends: [
       { id: 'ran', name: 'Ran', run: true, status: 's', file: files.backends, index: 0 },
@@ -32,7 +32,7 @@ function fixture(): ContentData {
     ],
     axes: [
       {
-        id: 'axis-a', question: 'q?', summary: 's', file: files.axes, index: 0,
+        id: 'axis-a', question: 'q?', summary: 's :cite[fixture-kep/one]', file: files.axes, index: 0,
         html: { summary: 's' },
         cells: {
           ran: { short: 'sx', answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' }, html: { short: 'sx', answer: 'x', how: 'h' } },
@@ -42,8 +42,8 @@ function fixture(): ContentData {
     ],
     evidence: [],
     pages: [
-      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }] },
-      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [] },
+      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }], cites: [], unmarked: [] },
+      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [], cites: [], unmarked: [] },
     ],
   };
 }
@@ -172,6 +172,12 @@ test('rejects a quote from a source with no pinned copy', () => {
   const data = fixture();
   data.excerpts[1] = { ...data.excerpts[1]!, note: undefined, quote: 'q' };
   rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'two', field: 'quote' }, /no pinned copy/);
+});
+
+test('rejects a code note whose anchor is a whole statement rather than a token to search for', () => {
+  const data = fixture();
+  data.excerpts[1] = { ...data.excerpts[1]!, anchor: 'if svcInfo.SessionAffinityType() == v1.ServiceAffinityClientIP && len(allLocallyReachableEndpoints) > 0 {' };
+  rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'fixture-code/two', field: 'anchor' }, /never a whole statement/);
 });
 
 test('rejects an excerpt file whose source is unknown', () => {

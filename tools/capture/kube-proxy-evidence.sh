@@ -3,7 +3,7 @@
 # exercise's command unedited, saves exactly what it printed, records when (UTC), the node's
 # kernel (uname -r), kube-proxy's version and mode (and how each was read), and a sha256 of every
 # file. POSIX sh; needs no Node. Take the capture folder to a checkout of the site and run
-# `npm run evidence -- add <folder>` (README: "Add evidence from your cluster").
+# `npm run evidence -- add <folder>` (docs/evidence.md).
 #
 #   sh kube-proxy-evidence.sh [--out DIR] [--exercise 16|17|18]... [--deployment NS/NAME]
 #                             [--log FILE] [--metrics URL] [--no-scale-back]

@@ -4,6 +4,7 @@ import type { Site, Source, Excerpt, Backend, Axis, Cell, Evidence, PageData } f
 import type { Problem } from './errors.ts';
 import type { YamlFile } from './yaml.ts';
 import type { PageScan } from './page-scan.ts';
+import type { Reading } from './evidence/index.ts';
 
 /** Where an entry came from: its file and, in a list file, its index. */
 export interface Origin { file: string; index: number }
@@ -24,7 +25,12 @@ export interface ExcerptEntry extends Excerpt, Origin {
   source: string;
   html: { quote?: string; note?: string; answers: string };
 }
-export interface EvidenceEntry extends Evidence { id: string; file: string }
+export interface EvidenceEntry extends Evidence {
+  id: string;
+  file: string;
+  /** What its output shows, read once when the file is loaded (evidence/, one reader per exercise). */
+  reading?: Reading;
+}
 export interface PageEntry extends PageScan {
   /** The page's id in the pages collection: its path under content/pages, without extension. */
   id: string;

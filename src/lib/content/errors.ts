@@ -60,8 +60,14 @@ export class ContentError extends AstroError {
 export const fieldName = (path: YamlPath): string =>
   path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${k}` : k), '');
 
-/** Finds the line and column of a path inside a content file, when the file was read with positions. */
-export type Locator = (file: string, path: YamlPath) => { line: number; col: number } | undefined;
+/** Text to find inside the value at a path: its `nth` occurrence (0 = the first), e.g. a cited id in a cell's answer. */
+export interface Seek { text: string; nth?: number }
+
+/**
+ * Finds the line and column of a path inside a content file, when the file was read with
+ * positions; with `seek`, of that text inside the path's value (else of the path itself).
+ */
+export type Locator = (file: string, path: YamlPath, seek?: Seek) => { line: number; col: number } | undefined;
 
 /** Collects problems; `throwIfAny` ends a validation pass. `at` is resolved to a line by the locator. */
 export class Problems {
@@ -70,9 +76,9 @@ export class Problems {
   constructor(locate: Locator = () => undefined) {
     this.locate = locate;
   }
-  add(where: Where & { at?: YamlPath }, problem: string): void {
-    const { at, ...rest } = where;
-    const pos = at !== undefined && rest.line === undefined ? this.locate(rest.file, at) : undefined;
+  add(where: Where & { at?: YamlPath; seek?: Seek }, problem: string): void {
+    const { at, seek, ...rest } = where;
+    const pos = at !== undefined && rest.line === undefined ? this.locate(rest.file, at, seek) : undefined;
     this.list.push({ ...rest, ...pos, problem });
   }
   addAll(problems: Iterable<Problem>): void {

@@ -9,12 +9,14 @@ export const plainRender: Render = async (md) =>
   md.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
- * Inline Markdown: block syntax at a line's start (a quote that begins "* kube-proxy ...") is
- * escaped so it stays text, and the one paragraph the renderer wraps it in is removed.
+ * Block syntax at a line's start (a quote that begins "* kube-proxy ...") escaped so it stays text.
+ * The page scan (page-scan.ts) parses a field as rendered here, through this same function.
  */
+export const escapeBlockSyntax = (md: string): string => md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');
+
+/** Inline Markdown, with block syntax escaped; the one paragraph the renderer wraps it in is removed. */
 export async function renderInline(render: Render, md: string): Promise<string> {
-  const text = md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');
-  const html = (await render(text)).trim();
+  const html = (await render(escapeBlockSyntax(md))).trim();
   const m = /^<p>([\s\S]*)<\/p>$/.exec(html);
   return m && !m[1]!.includes('<p>') ? m[1]! : html;
 }

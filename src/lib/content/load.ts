@@ -14,7 +14,7 @@ import { routes } from './routes.ts';
 /** A locator over the YAML files read: file + path -> line and column. */
 export function locatorFor(files: YamlFile[]): Locator {
   const byFile = new Map(files.map((f) => [f.file, f]));
-  return (file, path) => byFile.get(file)?.at(path);
+  return (file, path, seek) => byFile.get(file)?.at(path, seek);
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage } from './page-scan.ts';
-import { evidenceOutputProblems } from './evidence-checks.ts';
+import { readEvidenceOutput } from './evidence-checks.ts';
 import { renderInline, type Render } from './inline.ts';
 import type { Origin, SiteEntry, SourceEntry, BackendEntry, AxisEntry, CellEntry, ExcerptEntry, EvidenceEntry, PageEntry, Read } from './entries.ts';
 
@@ -140,8 +140,10 @@ export async function readEvidence(folder: string): Promise<Read<EvidenceEntry>>
     out.files.push(yaml);
     if (yaml.value === undefined) continue;
     const data = validate(yaml, yaml.value, [], -1, evidenceSchema, docLocate, out.problems);
-    if (data) out.problems.push(...evidenceOutputProblems(data, yaml));
-    if (data) out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file });
+    if (!data) continue;
+    const { problems, reading } = readEvidenceOutput(data, yaml);
+    out.problems.push(...problems);
+    out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file, ...(reading && { reading }) });
   }
   return out;
 }

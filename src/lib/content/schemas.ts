@@ -43,6 +43,8 @@ export const excerptSchema = z
     /** Where a quote breaks off mid-sentence (mid-line in YAML or code); shown as an ellipsis there. */
     cut: z.enum(['start', 'end', 'both']).optional(),
     note: z.string().min(1).optional(),
+    /** A code note's short verbatim identifier or string literal from its lines, to re-find them (required on notes: checks.ts). */
+    anchor: z.string().min(1).optional(),
     answers: z.string().min(1),
   })
   .refine((e) => (e.quote === undefined) !== (e.note === undefined), {
@@ -153,6 +155,12 @@ export const pageSchema = z.strictObject({
   section: z.string().min(1).optional(),
   /** Show a table of contents (long pages). */
   toc: z.boolean().default(true),
+  /**
+   * Whether the page makes claims about upstream, so that every paragraph and list item must cite
+   * or be marked as our reading (docs/claims.md). Only a page that reproduces a text verbatim (the
+   * exercise, the seed) says `claims: false`.
+   */
+  claims: z.boolean().default(true),
 });
 
 export type Site = z.infer<typeof siteSchema>;

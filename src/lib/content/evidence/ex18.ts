@@ -16,25 +16,37 @@ import { logLines } from './cri.ts';
 import { klogEntries } from './klog.ts';
 import { missing, refuse, type ExerciseReader, type ReadResult } from './shared.ts';
 
-/** The message kube-proxy logs at -v=9 with what it writes to the kernel, per backend. */
-export const SYNC_MARKER: Readonly<Record<string, string>> = {
-  iptables: 'Restoring iptables',
-  nftables: 'Running nftables transaction',
-};
+/**
+ * Each backend's sync payload: the message kube-proxy logs at -v=9 with what it writes to the
+ * kernel, the key of the payload, what a payload line counts as (a chain it declares, a rule it
+ * writes), and the words the evidence page uses for them (`code` in backticks).
+ */
+interface PayloadFormat {
+  marker: string;
+  key: string;
+  chain: RegExp;
+  rule: RegExp;
+  words: PayloadWords;
+}
+export interface PayloadWords { payload: string; chains: string; rules: string }
 
-/** The key of that entry's payload, per backend. */
-export const SYNC_KEY: Readonly<Record<string, string>> = {
-  iptables: 'rules',
-  nftables: 'transaction',
-};
-
-/** What a payload line counts as, per backend: a chain it declares, a rule it writes. */
-const COUNTS: Readonly<Record<string, { chain: RegExp; rule: RegExp }>> = {
+const FORMATS: Readonly<Record<string, PayloadFormat>> = {
   // iptables-restore input: ":CHAIN policy [counters]" declares a chain; "-A CHAIN …" appends a rule.
-  iptables: { chain: /^:/, rule: /^-A / },
+  iptables: {
+    marker: 'Restoring iptables', key: 'rules', chain: /^:/, rule: /^-A /,
+    words: { payload: 'the `iptables-restore` input', chains: 'Chains declared (`:` lines)', rules: 'Rules (`-A` lines)' },
+  },
   // nft commands: "add|create chain …" declares a chain; "add|insert|replace rule …" writes a rule.
-  nftables: { chain: /^(?:add|create) chain /, rule: /^(?:add|insert|replace) rule / },
+  nftables: {
+    marker: 'Running nftables transaction', key: 'transaction', chain: /^(?:add|create) chain /, rule: /^(?:add|insert|replace) rule /,
+    words: { payload: 'the `nft` transaction', chains: 'Chains added (`add chain`)', rules: 'Rules written (`add`, `insert`, `replace rule`)' },
+  },
 };
+
+/** The message kube-proxy logs at -v=9 with what it writes to the kernel, per backend. */
+export const SYNC_MARKER: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FORMATS).map(([b, f]) => [b, f.marker]));
+/** The key of that entry's payload, per backend. */
+export const SYNC_KEY: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FORMATS).map(([b, f]) => [b, f.key]));
 
 export interface SyncPayload {
   marker: string;
@@ -56,10 +68,9 @@ export interface SyncPayload {
 
 /** Every sync payload logged for `backend`, in order, or the first reason one cannot be counted. */
 export function readSyncLog(output: string, backend: string): ReadResult<SyncPayload[]> {
-  const marker = SYNC_MARKER[backend];
-  const key = SYNC_KEY[backend];
-  const counts = COUNTS[backend];
-  if (!marker || !key || !counts) return missing(ex18);
+  const format = FORMATS[backend];
+  if (!format) return missing(ex18);
+  const { marker, key, chain, rule } = format;
   const log = logLines(output);
   if (log.problem) return refuse(log.problem, log.line);
   const klog = klogEntries(log.lines, (message) => message === marker);
@@ -72,8 +83,8 @@ export function readSyncLog(output: string, backend: string): ReadResult<SyncPay
     if (!value)
       return refuse(`the "${marker}" entry has no ${key}= value, which is where kube-proxy logs its payload (this entry's keys: ${keys.join(', ') || 'none'})`, entry.line);
     const lines = value.text === '' ? [] : value.text.replace(/\n$/, '').split('\n');
-    const chains = lines.filter((l) => counts.chain.test(l)).length;
-    const rules = lines.filter((l) => counts.rule.test(l)).length;
+    const chains = lines.filter((l) => chain.test(l)).length;
+    const rules = lines.filter((l) => rule.test(l)).length;
     if (lines.length === 0) return refuse(`the "${marker}" entry's ${key}= value is empty: it counts no rules, so it measures nothing`, entry.line);
     if (rules === 0)
       return refuse(`the "${marker}" entry's ${key}= value counts no rules (${lines.length} line(s), ${chains} chain(s) declared): a payload with no rule measures nothing`, entry.line);
@@ -83,11 +94,11 @@ export function readSyncLog(output: string, backend: string): ReadResult<SyncPay
   return { reading: syncs };
 }
 
-export const ex18: ExerciseReader<{ exercise: 18; syncs: SyncPayload[] }> = {
+export const ex18: ExerciseReader<{ exercise: 18; words: PayloadWords; syncs: SyncPayload[] }> = {
   exercise: 18,
   expected: 'the sync payload kube-proxy logs at -v=9 ("Restoring iptables" with rules= for iptables, "Running nftables transaction" with transaction= for nftables)',
   read(output, backend) {
     const r = readSyncLog(output, backend);
-    return r.reading ? { reading: { exercise: 18, syncs: r.reading } } : r;
+    return r.reading ? { reading: { exercise: 18, words: FORMATS[backend]!.words, syncs: r.reading } } : r;
   },
 };
