@@ -21,6 +21,7 @@ export const collections = {
   axes: yaml('axes'),
   excerpts: yaml('excerpts'),
   evidence: yaml('evidence'),
+  figures: yaml('figures'),
   pages: defineCollection({ loader: pagesCollection(contentDir, COLLECTIONS.pages.path), schema: pageSchema }),
   problems: defineCollection({ loader: problemsCollection(), schema: z.custom<{ list: Problem[] }>() }),
 } satisfies Record<keyof typeof COLLECTIONS | 'problems', unknown>;

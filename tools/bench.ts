@@ -5,7 +5,7 @@
 // synthetic sizes to show how build time and the table page's weight grow. Progress goes to stderr; the Markdown report to
 // stdout, and every figure to .bench/results.json.
 import { spawn } from 'node:child_process';
-import { openSync, closeSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { openSync, closeSync, readFileSync, readdirSync, existsSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import os from 'node:os';
@@ -18,7 +18,7 @@ import { loadContent } from '../src/lib/content/load.ts';
 import { routes } from '../src/lib/content/routes.ts';
 import {
   sizeOf, addSizes, childCpuMs, marginalGzip, TABLE_PAGE_PARTS, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
-  median, lighthouseRows, LIGHTHOUSE_HEADER, BUDGET, GZIP_LEVEL, ZERO, type PageMeasure, type NoJsCheck, type Size, type LighthouseSummary,
+  median, lighthouseRows, LIGHTHOUSE_HEADER, BUDGET, GZIP_LEVEL, ZERO, measureFigures, type PageMeasure, type NoJsCheck, type Size, type LighthouseSummary,
 } from './lib/bench.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -199,7 +199,11 @@ async function benchSite(browser: Browser, label: string, contentDir: string, al
       const { runLighthouse } = await import('./lighthouse/lighthouse.ts');
       lh = await runLighthouse(targets, lighthouse, log);
     }
-    return { label, rows: table.noJs.expected.length, pageCount: paths.length, times, pages, lighthouse: lh, lighthouseLoad, ...table };
+    // The figures' drawings, from the built files: each standalone SVG, and each inline copy.
+    const figureDir = join(outDir, 'figures');
+    const figureFiles = new Map(existsSync(figureDir) ? readdirSync(figureDir).map((f) => [f, readFileSync(join(figureDir, f), 'utf8')] as const) : []);
+    const figures = measureFigures(paths.map((path) => ({ path, html: readFileSync(join(outDir, path.endsWith('.html') ? path : join(path, 'index.html')), 'utf8') })), figureFiles);
+    return { label, rows: table.noJs.expected.length, pageCount: paths.length, times, pages, lighthouse: lh, lighthouseLoad, figures, ...table };
   } finally {
     await server.stop();
   }
@@ -229,7 +233,10 @@ async function main() {
     };
     writeFileSync(join(benchDir, 'results.json'), JSON.stringify({ base, gzipLevel: GZIP_LEVEL, runs, lighthouseRuns, machine, real, scaled }, null, 2));
 
-    const budgets = evaluateBudgets({ pages: real.pages, tablePath: TABLE_PATH, noJs: real.noJs, lighthouse: real.lighthouse });
+    const budgets = evaluateBudgets({ pages: real.pages, tablePath: TABLE_PATH, noJs: real.noJs, lighthouse: real.lighthouse, figures: real.figures });
+    const figureRows = real.figures.map((f) => [
+      f.id, f.file.raw, f.file.gzip, f.inline.raw, f.inline.gzip, f.inlineOn.map((p) => `/${p}`).join(', ') || '-', f.imageOn.map((p) => `/${p}`).join(', ') || '-',
+    ]);
     const pageRows = real.pages.map((p) => [
       `/${p.path}`, p.html.raw, p.html.gzip, p.css.raw, p.css.gzip, p.js.raw, p.js.gzip, p.inlineJs.gzip, p.requests,
     ]);
@@ -280,6 +287,13 @@ async function main() {
         markdownTable(LIGHTHOUSE_HEADER, lighthouseRows(real.lighthouse)),
         '',
       ] : []),
+      '### Figures',
+      '',
+      'Each figure\'s drawing (content/figures/), built to SVG: the standalone file (its own light and dark colours),',
+      `and the largest copy placed inline in a page (colours from the page). Budget: ${formatBytes(BUDGET.figureGzip)} gzip each.`,
+      '',
+      markdownTable(['figure', 'file', 'file gzip', 'inline', 'inline gzip', 'inline on', 'as an image on'], figureRows),
+      '',
       '### Pages',
       '',
       markdownTable(['page', 'HTML', 'HTML gzip', 'CSS', 'CSS gzip', 'JS files', 'JS gzip', 'inline JS gzip', 'requests'], pageRows),

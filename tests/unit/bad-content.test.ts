@@ -219,10 +219,43 @@ function astroBuildCases(...names: string[]) {
   return astroBuild(dir, join(scratch, names[0]!));
 }
 
-// One real build with two mistakes (each case changes its own file): a data mistake in a YAML
-// file and a cross-file mistake in an MDX page. Both are reported, each at its line, in one run.
+// Figures (content/figures/*.yaml): the same readers and rules, the same located messages. A
+// figure's problem names its step (row), the step's lane (column) and the field's full path.
+test('figure-valid/: a figure with cited and reading steps is accepted', async () => {
+  const data = await loadContent(contentFor('figure-valid'));
+  assert.deepEqual(data.figures.map((f) => [f.id, f.steps.length]), [['fixture-figure', 3]]);
+});
+
+test('figure: an unknown cited id names file:line, the step, its lane and steps[i].cites[j]', () => assertProblem('figure-unknown-cite', {
+  file: 'figures/fixture-figure.yaml', line: 11, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].cites[1]',
+  problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
+}));
+
+test('figure: malformed (no lanes, both cites and reading, a link in a label), each at its line', async () => {
+  await assertProblem('figure-malformed', { file: 'figures/fixture-figure.yaml', line: 6, field: 'lanes', problem: /at least one lane/ });
+  await assertProblem('figure-malformed', {
+    file: 'figures/fixture-figure.yaml', line: 11, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].cites',
+    problem: /exactly one of cites .* or reading: true/,
+  });
+  await assertProblem('figure-malformed', {
+    file: 'figures/fixture-figure.yaml', line: 15, row: 'fixture-second', column: 'fixture-ran', field: 'steps[1].label',
+    problem: /text and `code` only/,
+  });
+});
+
+test('figure: names that do not exist (lane backend, row, step lane, edge end), each at its line', async () => {
+  const file = 'figures/fixture-figure.yaml';
+  await assertProblem('figure-unknown-names', { file, line: 9, column: 'fixture-no-such-backend', field: 'lanes[1].backend', problem: /unknown backend "fixture-no-such-backend"/ });
+  await assertProblem('figure-unknown-names', { file, line: 6, field: 'rows[0]', problem: /unknown row "fixture-no-such-axis"/ });
+  await assertProblem('figure-unknown-names', { file, line: 12, row: 'fixture-first', column: 'fixture-no-such-lane', field: 'steps[0].lane', problem: /no lane "fixture-no-such-lane"/ });
+  await assertProblem('figure-unknown-names', { file, line: 16, row: 'fixture-first -> fixture-no-such-step', field: 'edges[0].to', problem: /no step "fixture-no-such-step"/ });
+});
+
+// One real build with three mistakes (each case changes its own file): a data mistake in a YAML
+// file, a cross-file mistake in an MDX page, and a figure citing an unknown excerpt. All are
+// reported, each at its line, in one run.
 test('astro build: data and MDX mistakes fail before any page renders, each at file:line, with no stack trace', () => {
-  const { status, output, out } = astroBuildCases('measured-in-unrun-column', 'excerpt-embedded-twice');
+  const { status, output, out } = astroBuildCases('measured-in-unrun-column', 'excerpt-embedded-twice', 'figure-unknown-cite');
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
   assert.match(
     output,
@@ -230,6 +263,7 @@ test('astro build: data and MDX mistakes fail before any page renders, each at f
     output,
   );
   assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
+  assert.match(output, /figures\/fixture-figure\.yaml:11:\d+: row "fixture-first", column "fixture-ran", field "steps\[0\]\.cites\[1\]": unknown excerpt id/, output);
   assert.match(output, /\[ContentError\] \S+:\d+:\d+: /, 'Astro prints it as an AstroError whose first line is file:line:column');
   assert.match(output, /Hint:\s+Fix each problem/, 'with its hint');
   assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, 'no stack trace through Astro\'s internals');

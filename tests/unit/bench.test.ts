@@ -3,13 +3,14 @@
 // to sit on either side of a limit; they are not measurements.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
-  sizeOf, addSizes, evaluateBudgets, formatBudgets, markdownTable, syntheticAxes, writeScaledContent,
+  sizeOf, addSizes, evaluateBudgets, formatBudgets, markdownTable, syntheticAxes, writeScaledContent, measureFigures, figureBudget,
   isSearchPage, childCpuMs, marginalGzip, summariseLighthouse, lighthouseRows, median, BUDGET, GZIP_LEVEL, SYNTHETIC_PREFIX,
   type PageMeasure, type NoJsCheck, type LighthouseRun,
 } from '../../tools/lib/bench.ts';
@@ -159,4 +160,26 @@ test('marginalGzip charges a part what the page saves without it', () => {
   assert.equal(cost!.gzip, sizeOf(full).gzip - sizeOf('<html><body><h1>fixture</h1></body></html>').gzip);
   assert.ok(cost!.gzip > 500, 'three hundred distinct rows cost something');
   assert.deepEqual({ name: cost!.name, count: cost!.count }, { name: 'fixture rows', count: 300 });
+});
+
+test('figures: each sized as its standalone file and its largest inline copy; over 8 KB gzip fails, naming it', () => {
+  const small = '<svg class="fig"><text>FIXTURE</text></svg>';
+  const files = new Map([['fixture-a.0123456789.svg', small], ['fixture-b.abcdef0123.svg', small]]);
+  const pages = [
+    { path: '', html: '<figure class="flow-figure" data-figure="fixture-a"><img src="/figures/fixture-a.0123456789.svg"></figure>' },
+    { path: 'rows/x/', html: `<p>x</p><figure class="flow-figure" data-figure="fixture-a" data-mode="inline">${small}</figure>` },
+  ];
+  const figures = measureFigures(pages, files);
+  assert.deepEqual(figures.map((f) => [f.id, f.inlineOn, f.imageOn]), [['fixture-a', ['rows/x/'], ['']], ['fixture-b', [], []]]);
+  assert.deepEqual(figures[0]!.inline, sizeOf(small));
+  assert.deepEqual(figures[0]!.file, sizeOf(small));
+  assert.equal(figureBudget(figures).pass, true);
+  // Random text barely compresses: 9 KB of it is over the budget.
+  const big = randomBytes(12 * 1024).toString('base64');
+  const over = measureFigures([], new Map([['fixture-big.0123456789.svg', `<svg>${big}</svg>`]]));
+  const result = figureBudget(over);
+  assert.equal(result.pass, false, result.actual);
+  assert.match(result.actual, /fixture-big/);
+  assert.equal(figureBudget([]).pass, false, 'no figure measured is no pass');
+  assert.throws(() => measureFigures([{ path: 'p/', html: '<figure data-figure="nope"></figure>' }], files), /no file in figures/);
 });

@@ -3,6 +3,8 @@
 // new backend, the new row a cell for every backend), is built by the real `astro build`, and the
 // new column and row must appear in the table, on their row pages, in the legend counts and in
 // comparison.json / comparison.csv. Leaving one new cell out must fail with the located message.
+// The dispatch figure gets a lane for the new column and a step in it (figure-step.yaml), a content
+// edit too: the built figure (its drawing and its text) must show both.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -25,6 +27,8 @@ const backendFixture = parse(readFileSync(join(fixtures, 'backend.yaml'), 'utf8'
 const axisFixture = parse(readFileSync(join(fixtures, 'axis.yaml'), 'utf8')) as { axis: Extra & Record<string, unknown>; cell: { answer: string } };
 const NEW_COLUMN = backendFixture.backend.id;
 const NEW_ROW = axisFixture.axis.id;
+const figureFixture = parse(readFileSync(join(fixtures, 'figure-step.yaml'), 'utf8')) as { step: { id: string; label: string } };
+const FIGURE = 'dispatch';
 
 /** content/ with the new backend and axis laid in; `leaveOut` drops one new cell. */
 function extendedContent(name: string, leaveOut?: { row: string; column: string }): string {
@@ -49,6 +53,13 @@ function extendedContent(name: string, leaveOut?: { row: string; column: string 
     axes.deleteIn([index, 'cells', leaveOut.column]);
   }
   writeFileSync(axesFile, axes.toString());
+
+  // A fourth lane in the dispatch figure, and a step in it.
+  const figureFile = join(dir, 'figures', `${FIGURE}.yaml`);
+  const figure = parseDocument(readFileSync(figureFile, 'utf8'));
+  figure.addIn(['lanes'], figure.createNode({ backend: NEW_COLUMN }));
+  figure.addIn(['steps'], figure.createNode({ ...figureFixture.step, lane: NEW_COLUMN, cites: [cite] }));
+  writeFileSync(figureFile, figure.toString());
   return dir;
 }
 
@@ -79,6 +90,23 @@ test('a new column and a new row are content only: they show everywhere the tabl
   for (const row of model.rows) {
     assert.ok(existsSync(join(out, routes.row(row.id), 'index.html')), `row page of ${row.id}`);
     assert.equal(page(routes.row(row.id))(`section[data-backend="${NEW_COLUMN}"]`).length, 1, `${row.id}: section for the new backend`);
+  }
+
+  // The dispatch figure: the new lane and its step, in the drawing (the standalone file the home
+  // page shows, inline on a row page) and in the text, last, as the content lists them.
+  const label = figureFixture.step.label.replace(/`/g, '');
+  const figureOn = (p: ReturnType<typeof page>) => p(`figure[data-figure="${FIGURE}"]`);
+  const lanes = figureOn(home).find('.figure-lanes > li').map((_, li) => home(li).attr('data-lane')).get();
+  assert.equal(lanes.at(-1), NEW_COLUMN, `the new lane comes last in the figure's text: ${lanes.join(', ')}`);
+  assert.equal(figureOn(home).find(`li[data-lane="${NEW_COLUMN}"] li[data-step="${figureFixture.step.id}"]`).text().replace(/\s+/g, ' ').includes(label), true, 'its step, in the text');
+  const file = readFileSync(join(out, decodeURI(String(figureOn(home).find('img').attr('src'))).replace(/^\//, '')), 'utf8');
+  // Drawn text wraps over several <text> lines: compare without the spaces.
+  const squash = (s: string) => s.replace(/\s+/g, '');
+  const drawn = (svg: string) => squash(svg.replace(/<[^>]+>/g, ''));
+  const figureRow = (parse(readFileSync(join(content, 'figures', `${FIGURE}.yaml`), 'utf8')) as { rows: string[] }).rows[0]!;
+  for (const svg of [file, figureOn(page(routes.row(figureRow))).find('svg').toString()]) {
+    assert.ok(drawn(svg).includes(squash(String(backendFixture.backend.name))), 'the new lane\'s title is drawn');
+    assert.ok(drawn(svg).includes(squash(label)), 'its step is drawn');
   }
 
   // The data exports.

@@ -84,7 +84,57 @@ export const BUDGET = {
   lighthouseScore: 100,
   /** Lighthouse's cumulative layout shift, on each preset. */
   cls: 0,
+  /** Each figure's drawing, gzip: its standalone file, and as placed inline in a page. */
+  figureGzip: 8 * KB,
 } as const;
+
+/** One figure's drawing as built: the standalone file, and the largest inline copy in a page. */
+export interface FigureMeasure {
+  id: string;
+  file: Size;
+  inline: Size;
+  /** Pages that draw it inline, and pages that show the standalone file. */
+  inlineOn: string[];
+  imageOn: string[];
+}
+
+/**
+ * Finds each figure in the built pages (figure[data-figure] holding an inline <svg> or an <img> of
+ * figures/<id>.<hash>.svg) and sizes it; `files` are the built figures/*.svg, by file name.
+ */
+export function measureFigures(pages: ReadonlyArray<{ path: string; html: string }>, files: ReadonlyMap<string, string>): FigureMeasure[] {
+  const out = new Map<string, FigureMeasure>();
+  for (const [name, svg] of files) {
+    const id = name.replace(/\.[0-9a-f]+\.svg$/, '');
+    out.set(id, { id, file: sizeOf(svg), inline: ZERO, inlineOn: [], imageOn: [] });
+  }
+  for (const { path, html } of pages) {
+    for (const m of html.matchAll(/<figure\b[^>]*\bdata-figure="([^"]+)"[^>]*>([\s\S]*?)<\/figure>/g)) {
+      const f = out.get(m[1]!);
+      if (!f) throw new Error(`/${path} shows figure "${m[1]}", which has no file in figures/`);
+      const svg = /<svg\b[\s\S]*?<\/svg>/.exec(m[2]!)?.[0];
+      if (svg) {
+        f.inlineOn.push(path);
+        const size = sizeOf(svg);
+        if (size.gzip > f.inline.gzip) f.inline = size;
+      } else if (/<img\b[^>]*\bsrc="[^"]*figures\//.test(m[2]!)) f.imageOn.push(path);
+    }
+  }
+  return [...out.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export const figureBudget = (figures: FigureMeasure[]): BudgetResult => {
+  const over = figures.filter((f) => Math.max(f.file.gzip, f.inline.gzip) > BUDGET.figureGzip);
+  const largest = Math.max(0, ...figures.map((f) => Math.max(f.file.gzip, f.inline.gzip)));
+  return {
+    name: 'each figure\'s drawing (gzip, standalone file and inline)',
+    limit: `<= ${formatBytes(BUDGET.figureGzip)} per figure`,
+    actual: figures.length === 0 ? 'no figures'
+      : over.length === 0 ? `${formatBytes(largest)} at most, ${figures.length} figure${figures.length === 1 ? '' : 's'}`
+      : over.map((f) => `${f.id} ${formatBytes(Math.max(f.file.gzip, f.inline.gzip))}`).join('; '),
+    pass: figures.length > 0 && over.length === 0,
+  };
+};
 
 /** The search page is allowed its own weight (Pagefind); it is left out of the JavaScript budget. */
 export const isSearchPage = (path: string): boolean => /^search(\/|\.html$|$)/.test(path);
@@ -96,12 +146,14 @@ export interface BudgetInput {
   noJs: NoJsCheck;
   /** Lighthouse medians, when it ran. */
   lighthouse?: LighthouseSummary[];
+  /** The figures' drawings, when measured. */
+  figures?: FigureMeasure[];
 }
 
 /** Script on load: files downloaded plus the inline scripts carried in the HTML. */
 export const jsOnLoad = (p: PageMeasure): number => p.js.gzip + p.inlineJs.gzip;
 
-export function evaluateBudgets({ pages, tablePath, noJs, lighthouse }: BudgetInput): BudgetResult[] {
+export function evaluateBudgets({ pages, tablePath, noJs, lighthouse, figures }: BudgetInput): BudgetResult[] {
   const table = pages.find((p) => p.path === tablePath);
   if (!table) throw new Error(`the table page "${tablePath}" was not measured`);
   const results: BudgetResult[] = [];
@@ -151,6 +203,8 @@ export function evaluateBudgets({ pages, tablePath, noJs, lighthouse }: BudgetIn
     actual: foreign.length === 0 ? `0 (${pages.length} page${pages.length === 1 ? '' : 's'})` : `${foreign.length}: ${foreign.slice(0, 3).join('; ')}`,
     pass: foreign.length === 0,
   });
+
+  if (figures) results.push(figureBudget(figures));
 
   if (lighthouse) {
     const low = lighthouse.flatMap((s) => LIGHTHOUSE_CATEGORIES

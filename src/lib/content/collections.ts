@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Render } from './inline.ts';
 import type { Read } from './entries.ts';
-import { readSite, readSources, readBackends, readAxes, readExcerpts, readEvidence, readPages } from './read.ts';
+import { readSite, readSources, readBackends, readAxes, readExcerpts, readEvidence, readPages, readFigures } from './read.ts';
 
 interface Collection<T> {
   /** The file or folder it reads, relative to the content folder. */
@@ -24,6 +24,8 @@ export const COLLECTIONS = {
   axes: collection({ path: 'comparison/axes.yaml', read: readAxes, id: byId }),
   excerpts: collection({ path: 'excerpts', read: readExcerpts, id: (e) => `${e.source}/${e.id}` }),
   evidence: collection({ path: 'evidence', read: readEvidence, id: byId }),
+  // Figures: lanes, stages, steps and edges, laid out and drawn at build time (src/lib/figures/).
+  figures: collection({ path: 'figures', read: readFigures, id: byId }),
   // MDX: the content layer reads these with Astro's glob loader (loaders.ts, pagesCollection).
   pages: collection({ path: 'pages', read: readPages, id: byId }),
 };

@@ -1,6 +1,6 @@
 // What each collection's reader stores: the validated data, where it came from (for located
 // problems), and, for inline Markdown fields, their rendered HTML beside the text it came from.
-import type { Site, Source, Excerpt, Backend, Axis, Cell, Evidence, PageData } from './schemas.ts';
+import type { Site, Source, Excerpt, Backend, Axis, Cell, Evidence, PageData, Figure } from './schemas.ts';
 import type { Problem } from './errors.ts';
 import type { YamlFile } from './yaml.ts';
 import type { PageScan } from './page-scan.ts';
@@ -38,6 +38,14 @@ export interface PageEntry extends PageScan {
   data: PageData;
   /** Where each frontmatter key is written, for located problems. */
   keys: Record<string, { line: number; col: number }>;
+}
+
+export interface FigureEntry extends Figure {
+  /** The figure's id: its file name under content/figures/, without extension. */
+  id: string;
+  file: string;
+  /** Caption, and every step's and stage's label, rendered (inline Markdown) for the text equivalent. */
+  html: { caption: string; labels: Record<string, string> };
 }
 
 /** What one reader returns: the valid entries, every problem, and the YAML files it read. */

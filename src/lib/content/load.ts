@@ -36,6 +36,7 @@ export async function loadContent(dir: string, render: Render = plainRender): Pr
   const data: ContentData = {
     site: read.site.entries[0]!, sources: read.sources.entries, backends: read.backends.entries, axes: read.axes.entries,
     excerpts: read.excerpts.entries, evidence: read.evidence.entries, pages: read.pages.entries,
+    figures: read.figures.entries,
   } satisfies { [K in keyof typeof read]: unknown };
   if (!data.site) throw new ContentError(readProblems);
   const problems = combine(readProblems, data, locatorFor(all.flatMap((r) => r.files)));

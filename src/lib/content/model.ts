@@ -70,7 +70,7 @@ export interface TableModel {
 }
 
 /** What the model needs of the content: every collection, pages by id and frontmatter only. */
-export type ModelInput = Omit<ContentData, 'pages'> & { pages: ReadonlyArray<{ id: string; data: PageData }> };
+export type ModelInput = Omit<ContentData, 'pages' | 'figures'> & { pages: ReadonlyArray<{ id: string; data: PageData }> };
 
 /** The repository path of an excerpt's file: the source itself, or a sibling such as kep.yaml. */
 export const upstreamPath = (source: Pick<SourceEntry, 'path'>, excerpt: Pick<ExcerptEntry, 'path'>): string =>

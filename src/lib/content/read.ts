@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename, extname } from 'node:path';
 import type { z } from 'astro/zod';
 import {
-  siteSchema, sourceSchema, excerptSchema, backendSchema, axisSchema, evidenceSchema, pageSchema,
+  siteSchema, sourceSchema, excerptSchema, backendSchema, axisSchema, evidenceSchema, pageSchema, figureSchema,
   type Source, type Excerpt, type Backend, type Axis,
 } from './schemas.ts';
 import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
@@ -14,7 +14,7 @@ import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage } from './page-scan.ts';
 import { readEvidenceOutput } from './evidence-checks.ts';
 import { renderInline, type Render } from './inline.ts';
-import type { Origin, SiteEntry, SourceEntry, BackendEntry, AxisEntry, CellEntry, ExcerptEntry, EvidenceEntry, PageEntry, Read } from './entries.ts';
+import type { Origin, SiteEntry, SourceEntry, BackendEntry, AxisEntry, CellEntry, ExcerptEntry, EvidenceEntry, PageEntry, FigureEntry, Read } from './entries.ts';
 
 /** A file name for messages: relative to the working directory, as editors expect. */
 export const displayPath = (abs: string): string => relative(process.cwd(), abs) || abs;
@@ -32,6 +32,14 @@ const axisLocate: Locate = (entry, index, path) =>
     ? { row: idOf(entry, index), column: String(path[1]), field: fieldName(path.slice(2)) || undefined }
     : rowLocate(entry, index, path);
 const docLocate: Locate = (_entry, _index, path) => ({ field: fieldName(path) || undefined });
+/** In a figure: the step (or stage, or edge) as the row, a step's lane as the column, the full path as the field. */
+const figureLocate: Locate = (entry, _index, path) => {
+  const list = path[0];
+  const item = typeof path[1] === 'number' ? (entry as Record<string, unknown[] | undefined> | null)?.[String(list)]?.[path[1]] : undefined;
+  const it = item as { id?: unknown; lane?: unknown; from?: unknown; to?: unknown } | undefined;
+  const row = list === 'edges' && it ? `${String(it.from)} -> ${String(it.to)}` : typeof it?.id === 'string' ? it.id : undefined;
+  return { row, column: list === 'steps' && typeof it?.lane === 'string' ? it.lane : undefined, field: fieldName(path) || undefined };
+};
 
 function readYamlFile(abs: string, problems: Problem[]): YamlFile | undefined {
   const file = displayPath(abs);
@@ -132,21 +140,38 @@ export async function readExcerpts(folder: string, render: Render): Promise<Read
   return out;
 }
 
-export async function readEvidence(folder: string): Promise<Read<EvidenceEntry>> {
-  const out: Read<EvidenceEntry> = { entries: [], problems: [], files: [] };
+/**
+ * A folder of one-document files (evidence/<id>.yaml, figures/<id>.yaml): each validated by its
+ * schema; `make` turns valid data into the entry, its id the file's name (and may add problems).
+ */
+async function readDocuments<S extends z.ZodType, T>(
+  folder: string, schema: S, locate: Locate, make: (data: z.infer<S>, id: string, yaml: YamlFile, problems: Problem[]) => Promise<T>,
+): Promise<Read<T>> {
+  const out: Read<T> = { entries: [], problems: [], files: [] };
   for (const abs of yamlIn(folder)) {
     const yaml = readYamlFile(abs, out.problems);
     if (!yaml) continue;
     out.files.push(yaml);
     if (yaml.value === undefined) continue;
-    const data = validate(yaml, yaml.value, [], -1, evidenceSchema, docLocate, out.problems);
-    if (!data) continue;
-    const { problems, reading } = readEvidenceOutput(data, yaml);
-    out.problems.push(...problems);
-    out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file, ...(reading && { reading }) });
+    const data = validate(yaml, yaml.value, [], -1, schema, locate, out.problems);
+    if (data !== undefined) out.entries.push(await make(data, basename(abs, extname(abs)), yaml, out.problems));
   }
   return out;
 }
+
+export const readEvidence = (folder: string): Promise<Read<EvidenceEntry>> =>
+  readDocuments(folder, evidenceSchema, docLocate, async (data, id, yaml, problems) => {
+    const { problems: found, reading } = readEvidenceOutput(data, yaml);
+    problems.push(...found);
+    return { ...data, id, file: yaml.file, ...(reading && { reading }) };
+  });
+
+export const readFigures = (folder: string, render: Render): Promise<Read<FigureEntry>> =>
+  readDocuments(folder, figureSchema, figureLocate, async (data, id, yaml) => {
+    const labels: Record<string, string> = {};
+    for (const item of [...(data.stages ?? []), ...data.steps]) labels[item.id] = await renderInline(render, item.label);
+    return { ...data, id, file: yaml.file, html: { caption: await renderInline(render, data.caption), labels } };
+  });
 
 /** A page's frontmatter validated, and its body scanned, from the file's whole text. */
 export function readPage(id: string, abs: string, text: string): { entry?: PageEntry; problems: Problem[] } {

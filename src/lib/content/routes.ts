@@ -37,6 +37,11 @@ export const routes = {
   evidence: (id: string) => `evidence/${id}/`,
   /** A page of the pages collection: "index" is the home page. */
   page: (pageId: string) => (pageId === 'index' ? '' : `${pageId}/`),
+  /** A figure's standalone SVG; the hash of its bytes is in the name, so it can be cached for good. */
+  figureFile: (id: string, hash: string) => `figures/${id}.${hash}.svg`,
+  /** A figure's place in a page, and one of its steps in the figure's text. */
+  figureAnchor: (id: string) => `figure-${id}`,
+  figureStepAnchor: (id: string, step: string) => `figure-${id}--${step}`,
   /** An excerpt on its source's reading page. */
   excerpt: (sourcePage: string, excerptId: string) => `${sourcePage}/#${excerptId}`,
 } as const;

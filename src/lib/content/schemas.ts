@@ -163,6 +163,64 @@ export const pageSchema = z.strictObject({
   claims: z.boolean().default(true),
 });
 
+// Figures (content/figures/<id>.yaml): lanes, steps, edges and labels, laid out and drawn at build
+// time (src/lib/figures/). A label is a short line of text with `code` spans and nothing else: it is
+// drawn as SVG text, so links, emphasis and HTML have no place in it (citations go in `cites`).
+const figureLabel = z
+  .string()
+  .min(1)
+  .max(160, 'keep a figure label short (at most 160 characters): the figure is a summary, the prose says the rest')
+  .refine((s) => !/[[\]*<>]|(^|\s)_/.test(s.replace(/`[^`]*`/g, '')), 'a figure label holds text and `code` only (no links, emphasis or HTML; cite with cites:)');
+
+/** Provenance, as for a table cell: excerpt ids it rests on, or `reading: true` for our inference. */
+const provenance = {
+  cites: z.array(z.string().min(1)).min(1, 'cite at least one excerpt, or drop cites and say reading: true').optional(),
+  /** Our own inference: shown as such in the figure and its text equivalent. */
+  reading: z.literal(true).optional(),
+};
+const oneProvenance = <T extends { cites?: string[]; reading?: true }>(e: T) => (e.cites === undefined) !== (e.reading === undefined);
+const provenanceMessage = { message: 'needs exactly one of cites (excerpt ids) or reading: true (our own inference)', path: ['cites'] };
+
+export const figureStageSchema = z.strictObject({ id: kebabId, label: figureLabel, ...provenance }).refine(oneProvenance, provenanceMessage);
+
+export const figureLaneSchema = z.strictObject({
+  /** The backend column this lane shows (content/comparison/backends.yaml); its name is the lane's title. */
+  backend: kebabId,
+});
+
+export const figureStepSchema = z
+  .strictObject({
+    id: kebabId,
+    /** The lane's backend id. */
+    lane: kebabId,
+    /** The stage it belongs to, when the figure has stages (a timeline). */
+    stage: kebabId.optional(),
+    label: figureLabel,
+    ...provenance,
+  })
+  .refine(oneProvenance, provenanceMessage);
+
+export const figureEdgeSchema = z.strictObject({
+  from: kebabId,
+  to: kebabId,
+  /** One or two words on the arrow ("jump", "goto"); claims belong in steps, which cite. */
+  label: z.string().min(1).max(24, 'an edge label is one or two words; put claims in a step').optional(),
+});
+
+export const figureSchema = z.strictObject({
+  title: z.string().min(1),
+  /** Says what the figure shows (inline Markdown); the steps carry the claims. */
+  caption: z.string().min(1),
+  /** down: lanes side by side, steps top to bottom; right: lanes stacked, stages left to right. */
+  flow: z.enum(['down', 'right']),
+  /** The table rows (axis ids) whose pages show this figure. */
+  rows: z.array(kebabId).default([]),
+  stages: z.array(figureStageSchema).min(1, 'list the stages, or leave stages out').optional(),
+  lanes: z.array(figureLaneSchema).min(1, 'a figure needs at least one lane'),
+  steps: z.array(figureStepSchema).min(1, 'a figure needs at least one step'),
+  edges: z.array(figureEdgeSchema).default([]),
+});
+
 export type Site = z.infer<typeof siteSchema>;
 export type Source = z.infer<typeof sourceSchema>;
 export type Excerpt = z.infer<typeof excerptSchema>;
@@ -171,3 +229,5 @@ export type Axis = z.infer<typeof axisSchema>;
 export type Cell = z.infer<typeof cellSchema>;
 export type Evidence = z.infer<typeof evidenceSchema>;
 export type PageData = z.infer<typeof pageSchema>;
+export type Figure = z.infer<typeof figureSchema>;
+export type FigureStep = z.infer<typeof figureStepSchema>;

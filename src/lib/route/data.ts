@@ -11,6 +11,7 @@ import { routes } from '../content/routes.ts';
 import { plainText } from '../markdown.ts';
 import { homeAlt, rowAlt } from '../preview-text.ts';
 import { url } from '../url.ts';
+import { getFigures, type PlacedFigure } from '../figures/index.ts';
 
 /** What a route is, as its page file knows it. */
 export type RouteSpec =
@@ -46,6 +47,12 @@ export interface RouteData {
   toc: MarkdownHeading[];
   prev?: Link;
   next?: Link;
+  /**
+   * The figures this route shows, each with how: on a page, every figure an MDX <Figure id="…" />
+   * may embed (as the standalone file on the home page, whose table must render within its budget;
+   * inline elsewhere); on a row's page, the figures that explain the row (content: rows), inline.
+   */
+  figures: PlacedFigure[];
 }
 
 type Place = Pick<RouteData, 'path' | 'title' | 'description'> & Partial<Pick<RouteData, 'ogType' | 'noindex' | 'moved' | 'wide' | 'toc' | 'prev' | 'next'>> & {
@@ -92,6 +99,13 @@ function place(model: TableModel, spec: RouteSpec): Place {
   }
 }
 
+async function placedFigures(spec: RouteSpec): Promise<PlacedFigure[]> {
+  if (spec.kind === 'page') return (await getFigures()).map((figure) => ({ figure, mode: spec.page.id === 'index' ? 'image' : 'inline' }));
+  if (spec.kind === 'row' && spec.movedFrom === undefined)
+    return (await getFigures()).filter((f) => f.rows.includes(spec.row.id)).map((figure) => ({ figure, mode: 'inline' }));
+  return [];
+}
+
 /** Computes the route's data, stores it in Astro.locals.route for the layout and components, returns it. */
 export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spec: RouteSpec): Promise<RouteData> {
   const model = await getTable();
@@ -109,7 +123,9 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
     toc: p.toc ?? [],
     ...(image && { image: { url: absolute(image.path), alt: image.alt } }),
     nav: model.nav.map((item) => ({ ...item, current: item.section === section })),
+    figures: [],
   };
+  data.figures = await placedFigures(spec);
   astro.locals.route = data;
   return data;
 }

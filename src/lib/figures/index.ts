@@ -1,0 +1,54 @@
+// The figures as the site shows them: each one joined (model.ts), laid out (layout.ts) and drawn
+// (svg.ts) once per build, in two forms: the drawing to place inline in a page, whose colours come
+// from the page's CSS, and a standalone SVG file with its own colours, served at a path that
+// carries a hash of its bytes (so it can be cached for good). The route data (src/lib/route/data.ts)
+// places them; components only read that.
+import { createHash } from 'node:crypto';
+import { getCollection } from 'astro:content';
+import { getTable } from '../content/index.ts';
+import { routes } from '../content/routes.ts';
+import { assembleFigure, type FigureModel } from './model.ts';
+import { layoutFigure } from './layout.ts';
+import { figureSvg, inlineStyle, standaloneStyle } from './svg.ts';
+import tokensCss from '../../styles/tokens.css?raw';
+import figureCss from './figure-svg.css?raw';
+
+export interface FigureView extends FigureModel {
+  /** The drawing for a page: its colours are the page's tokens (svg.ts inlineStyle). */
+  svg: string;
+  /** The standalone file: its bytes and its site-relative path. */
+  file: { svg: string; path: string };
+  width: number;
+  height: number;
+}
+
+/** How a page shows a figure: the drawing inline, or the standalone file as an image. */
+export type FigureMode = 'inline' | 'image';
+export interface PlacedFigure { figure: FigureView; mode: FigureMode }
+
+/** The accessible name of the drawing (inline or image): the steps follow it as text. */
+export const drawingName = (f: Pick<FigureModel, 'title'>): string => `Diagram: ${f.title}. The same steps follow as text.`;
+
+async function build(): Promise<FigureView[]> {
+  const table = await getTable();
+  const entries = (await getCollection('figures')).map((e) => e.data).sort((a, b) => a.id.localeCompare(b.id));
+  const style = standaloneStyle(tokensCss, figureCss);
+  const pageStyle = inlineStyle(figureCss);
+  return Promise.all(entries.map(async (entry) => {
+    const model = assembleFigure(entry, table.backends, table.excerpts);
+    const layout = await layoutFigure(model);
+    const svg = figureSvg(model, layout, { head: pageStyle, attributes: `role="img" aria-label="${drawingName(model).replace(/"/g, '&quot;')}"` });
+    const file = figureSvg(model, layout, { head: style, title: true });
+    const hash = createHash('sha256').update(file).digest('hex').slice(0, 10);
+    return { ...model, svg, file: { svg: file, path: routes.figureFile(model.id, hash) }, width: layout.width, height: layout.height };
+  }));
+}
+
+let cached: Promise<FigureView[]> | undefined;
+
+/** Every figure; built once per build, and afresh on every request in dev (live authoring). */
+export function getFigures(): Promise<FigureView[]> {
+  if (import.meta.env.DEV) return build();
+  cached ??= build();
+  return cached;
+}

@@ -1,0 +1,106 @@
+// The figures in the built HTML (no browser): on every page that shows one - each MDX page that
+// embeds it with <Figure id="…" />, and the page of each row it lists - the figure has its caption,
+// a named scroll region holding the drawing (inline SVG, or on the home page the standalone file as
+// an image), and its text: every step in the figure's order, with the same citation links as its
+// provenance or marked as our reading. Expected figures, pages and steps come from the content.
+// Run after a build, with the build's SITE_BASE (tools/task.sh does).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as cheerio from 'cheerio';
+import { loadContent } from '../../src/lib/content/load.ts';
+import { assembleTable } from '../../src/lib/content/model.ts';
+import { assembleFigure } from '../../src/lib/figures/model.ts';
+import { routes } from '../../src/lib/content/routes.ts';
+import { normaliseBase, joinBase } from '../../src/lib/base.ts';
+import { inlineAttributes } from '../../src/lib/csp.ts';
+
+const dist = process.env.DIST_DIR ?? 'dist';
+const base = normaliseBase(process.env.SITE_BASE);
+const data = await loadContent('content');
+const table = assembleTable(data);
+const figures = data.figures.map((f) => assembleFigure(f, data.backends, table.excerpts));
+const read = (path: string) => readFileSync(join(dist, path), 'utf8');
+const squash = (s: string) => s.replace(/`/g, '').replace(/\s+/g, '');
+
+/** Where each figure shows: the MDX pages that embed it (the home page as an image), and its rows' pages. */
+const placements = figures.flatMap((figure) => [
+  ...data.pages
+    .filter((p) => readFileSync(p.file, 'utf8').includes(`<Figure id="${figure.id}" />`))
+    .map((p) => ({ figure, path: routes.page(p.id), mode: p.id === 'index' ? 'image' : 'inline' })),
+  ...figure.rows.map((row) => ({ figure, path: routes.row(row), mode: 'inline' })),
+]);
+
+test('each figure shows on its pages: the drain timeline on the drain page, the dispatch figure on the home page, and each on its rows', () => {
+  const where = (id: string) => placements.filter((p) => p.figure.id === id).map((p) => p.path);
+  assert.ok(where('dispatch').includes(routes.home), 'dispatch: home page');
+  assert.ok(where('drain-timeline').includes(routes.page('drain')), 'drain timeline: drain page');
+  assert.ok(where('drain-timeline').includes(routes.row('drain')), 'drain timeline: drain row');
+  for (const row of ['dispatch', 'endpoint-selection', 'iptables-rules']) assert.ok(where('dispatch').includes(routes.row(row)), `dispatch: row ${row}`);
+});
+
+for (const { figure, path, mode } of placements) {
+  test(`/${path}: figure "${figure.id}" (${mode}): caption, named scroll region, drawing, steps as text with their citations`, () => {
+    const $ = cheerio.load(read(join(path, 'index.html')));
+    const fig = $(`figure.flow-figure[data-figure="${figure.id}"]`);
+    assert.equal(fig.length, 1, 'shown once');
+    assert.equal(fig.attr('id'), routes.figureAnchor(figure.id));
+    const caption = $(`#${fig.attr('aria-labelledby')}`);
+    assert.ok(caption.is('figcaption') && caption.text().includes(figure.title), 'named by its caption, which holds the title');
+
+    const region = fig.children('.figure-scroll');
+    assert.equal(region.attr('role'), 'region');
+    assert.equal(region.attr('tabindex'), '0', 'the scroll region is focusable');
+    assert.match(region.attr('aria-label') ?? '', new RegExp(`^Diagram: ${figure.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+
+    if (mode === 'inline') {
+      const svg = region.children('svg');
+      assert.equal(svg.length, 1, 'the drawing is inline');
+      assert.equal(svg.attr('role'), 'img');
+      assert.match(svg.attr('aria-label') ?? '', /The same steps follow as text/);
+      const markup = $.html(svg);
+      assert.deepEqual(inlineAttributes(markup), [], 'no style="" attribute');
+      const drawn = squash(svg.find('text').map((_, t) => $(t).text()).get().join(''));
+      for (const step of figure.steps) assert.ok(drawn.includes(squash(step.label)), `step ${step.id} drawn as text`);
+      for (const lane of figure.lanes) assert.ok(drawn.includes(squash(lane.name)), `lane ${lane.id} titled`);
+    } else {
+      const img = region.children('img');
+      assert.equal(img.length, 1, 'the drawing is the standalone file');
+      assert.match(img.attr('src') ?? '', new RegExp(`^${joinBase(base, 'figures/')}${figure.id}\\.[0-9a-f]{10}\\.svg$`));
+      assert.equal(img.attr('loading'), 'lazy', 'loaded after the table');
+      assert.match(img.attr('alt') ?? '', /The same steps follow as text/);
+      const file = read(decodeURI(img.attr('src')!).slice(base.length));
+      assert.match(file, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      assert.match(file, /<style>svg\{--fig-text:#/, 'its own colours');
+      assert.match(file, new RegExp(`<title>${figure.title}</title>`), 'its title');
+      assert.deepEqual(inlineAttributes(file), []);
+      for (const step of figure.steps) assert.ok(squash(file.replace(/<[^>]+>/g, '')).includes(squash(step.label)), `step ${step.id} drawn as text`);
+    }
+
+    // The text: every step, in the figure's order, lane by lane; each with its citation links.
+    const text = fig.children('.figure-text');
+    const items = text.find('li[data-step]');
+    assert.deepEqual(items.map((_, li) => $(li).attr('data-step')).get(), figure.steps.map((s) => s.id), 'steps in order');
+    assert.deepEqual(text.find('.figure-lanes > li').map((_, li) => $(li).attr('data-lane')).get(), figure.lanes.map((l) => l.id), 'lanes in order');
+    for (const item of [...figure.stages, ...figure.steps]) {
+      const li = text.find(`#${routes.figureStepAnchor(figure.id, item.id)}`);
+      assert.equal(li.length, 1, `${item.id} in the text`);
+      assert.ok(squash(li.text()).includes(squash(item.label)), `${item.id}: its label`);
+      const links = li.find('a[data-cite]').map((_, a) => [[$(a).attr('data-cite'), $(a).attr('href')]]).get();
+      assert.deepEqual(links, item.cites.map((c) => [c.id, joinBase(base, c.href)]), `${item.id}: the same citations, linking to the excerpts`);
+      assert.equal(li.find('.reading-mark').length, item.reading ? 1 : 0, `${item.id}: our reading marked ${item.reading ? '' : 'only '}where it is`);
+    }
+  });
+}
+
+test('every figure is shown somewhere, and has one standalone file, named with a hash of its bytes', () => {
+  for (const figure of figures) assert.ok(placements.some((p) => p.figure.id === figure.id), `${figure.id} is shown somewhere`);
+  const files = readdirSync(join(dist, 'figures')).sort();
+  assert.deepEqual(files.map((f) => f.replace(/\.[0-9a-f]{10}\.svg$/, '')), figures.map((f) => f.id).sort());
+  for (const f of files) {
+    const hash = createHash('sha256').update(read(join('figures', f))).digest('hex').slice(0, 10);
+    assert.ok(f.endsWith(`.${hash}.svg`), `${f}: the name carries the hash of its bytes, so it can be cached for good`);
+  }
+});
