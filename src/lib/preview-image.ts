@@ -1,6 +1,6 @@
 // Link-preview images (Open Graph / Twitter cards), 1200x630 PNG, drawn at build time from the
-// table model and nothing else: a row's question, its summary, and each backend's provenance in
-// words; the home page's title, the backends and the cell counts. satori lays the card out as
+// table model and nothing else: a row's question, and per backend its short answer and its
+// provenance in words; the home page's title, the backends and the cell counts. satori lays the card out as
 // SVG, resvg rasterises it. The font is DejaVu Sans from an npm package (@fontsource/dejavu-sans,
 // latin subset, .woff: satori reads ttf/otf/woff, not woff2), so every build draws the same pixels
 // whatever fonts the machine has. Plain Node: the endpoints in src/pages/og/ and the unit tests
@@ -11,8 +11,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { RowModel, TableModel, Provenance } from './content/model.ts';
 import { PROVENANCE_LABEL } from './content/model.ts';
-import { plainText } from './markdown.ts';
-import { provenanceWords, homeQuestions } from './preview-text.ts';
+import { provenanceWords, homeQuestions, shortWords } from './preview-text.ts';
 
 export const PREVIEW = { width: 1200, height: 630, type: 'image/png' } as const;
 
@@ -58,12 +57,13 @@ const PAD_Y = 40;
 export function rowCard(row: RowModel, model: TableModel): Node {
   return frame(
     `${model.site.shortTitle} · one row, as of Kubernetes ${model.site.asOf}`,
-    h('div', { fontSize: 54, fontWeight: 700, lineHeight: 1.15, marginBottom: 22, ...clamp(2) }, row.question),
-    h('div', { fontSize: 28, lineHeight: 1.4, color: C.text, flexGrow: 1, ...clamp(5) }, plainText(row.summaryHtml)),
-    h('div', { gap: 20 }, ...row.cells.map((cell) =>
+    h('div', { fontSize: 52, fontWeight: 700, lineHeight: 1.15, marginBottom: 26, ...clamp(2) }, row.question),
+    // Per backend, what the table shows at a glance: its short answer and its badge.
+    h('div', { gap: 20, flexGrow: 1 }, ...row.cells.map((cell) =>
       h('div', { flexDirection: 'column', flex: 1, background: C.soft, border: `1px solid ${C.border}`, borderRadius: 8, padding: '14px 18px' },
         h('div', { fontSize: 30, fontWeight: 700 }, cell.backend.name),
-        h('div', { fontSize: 20, color: C.muted, marginBottom: 8 }, cell.backend.run ? 'run in this phase' : 'read, not run'),
+        h('div', { fontSize: 20, color: C.muted, marginBottom: 10 }, cell.backend.run ? 'run in this phase' : 'read, not run'),
+        h('div', { fontSize: 25, lineHeight: 1.3, color: C.text, flexGrow: 1, marginBottom: 12, ...clamp(6) }, shortWords(cell)),
         h('div', { fontSize: 24, fontWeight: 700, color: C[cell.provenance], border: `3px ${BORDER[cell.provenance]} ${C[cell.provenance]}`,
           borderRadius: 6, padding: '2px 10px', alignSelf: 'flex-start' }, provenanceWords(cell)),
       ))),

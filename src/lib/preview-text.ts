@@ -10,10 +10,14 @@ export function provenanceWords(cell: RowModel['cells'][number]): string {
   return cell.provenance === 'cited' ? kind : `${kind} · ex. ${cell.exercise}`;
 }
 
+/** A cell's short answer as the card shows it, after "Expected:" while it is still to measure. */
+export const shortWords = (cell: RowModel['cells'][number]): string =>
+  `${cell.provenance === 'to-measure' ? 'Expected: ' : ''}${plainText(cell.shortHtml)}`;
+
 /** Alt text for a row's card: everything it shows, as words. */
 export const rowAlt = (row: RowModel): string =>
-  `${row.question}: ${plainText(row.summaryHtml)} ` +
-  row.cells.map((c) => `${c.backend.name} (${c.backend.run ? 'run in this phase' : 'read, not run'}): ${provenanceWords(c)}.`).join(' ');
+  `${row.question}. ` +
+  row.cells.map((c) => `${c.backend.name} (${c.backend.run ? 'run in this phase' : 'read, not run'}): ${shortWords(c)} ${provenanceWords(c)}.`).join(' ');
 
 /** The questions the home card lists: all of them up to six, else five and how many more. */
 export function homeQuestions(model: TableModel): string[] {

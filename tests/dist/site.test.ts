@@ -11,6 +11,7 @@ import * as cheerio from 'cheerio';
 import { loadTable } from '../../src/lib/content/load.ts';
 import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON } from '../../src/lib/content/model.ts';
 import { routes } from '../../src/lib/content/routes.ts';
+import { plainInline } from '../../src/lib/content/words.ts';
 import { normaliseBase } from '../../src/lib/base.ts';
 import { builtHtmlFiles, sitePathOfFile } from '../../tools/lib/site-pages.ts';
 
@@ -133,11 +134,24 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       assert.equal(badge.length, 1, `${where}: one badge`);
       const text = badge.text().replace(/\s+/g, ' ').trim();
       assert.ok(text.startsWith(`${PROVENANCE_ICON[cell.provenance]} ${PROVENANCE_LABEL[cell.provenance]} · `), `${where}: ${text}`);
+      // At a glance: the short answer, then the badge and "Details", the full answer inside it.
+      const expected = cell.provenance === 'to-measure' ? 'Expected: ' : '';
+      assert.equal(td.find('.cell-short').text().replace(/\s+/g, ' ').trim(), expected + plainInline(cell.short), `${where}: short answer`);
+      const details = td.children('.cell-glance').children('details.cell-details');
+      assert.equal(details.length, 1, `${where}: one disclosure, after the badge`);
+      assert.equal(details.attr('open'), undefined, `${where}: closed in the HTML`);
+      assert.match(details.children('summary').text(), /^Details/, where);
+      assert.equal(details.find('.cell-answer').length, 1, `${where}: the full answer is inside the disclosure`);
+      assert.equal(details.find('a.cell-link').attr('href'), routes.cellAnchor(row.id, cell.backend.id), `${where}: cell link inside`);
+      const cites = td.find('a[data-cite]').map((_, a) => $(a).attr('data-cite')).get();
       if (cell.provenance === 'cited') {
-        const cites = badge.find('a[data-cite]').map((_, a) => $(a).attr('data-cite')).get();
-        assert.deepEqual(cites, cell.cites.map((c) => c.id), `${where}: cites`);
-        badge.find('a[data-cite]').each((i, a) => assert.equal($(a).attr('href'), base + cell.cites[i]!.href));
+        // The compact badge names each source once; the excerpt links are in the full answer.
+        assert.equal(text, `${PROVENANCE_ICON.cited} ${PROVENANCE_LABEL.cited} · ${[...new Set(cell.cites.map((c) => c.source.label))].join(', ')}`, where);
+        assert.equal(badge.find('a').length, 0, `${where}: no links in the compact badge`);
+        assert.deepEqual(details.find('a[data-cite]').map((_, a) => $(a).attr('data-cite')).get(), cell.cites.map((c) => c.id), `${where}: cites`);
+        details.find('a[data-cite]').each((i, a) => assert.equal($(a).attr('href'), base + cell.cites[i]!.href));
       } else {
+        assert.deepEqual([...cites].sort(), cell.cites.map((c) => c.id).sort(), `${where}: cites, in the full answer (grouped by source)`);
         assert.ok(text.endsWith(`ex. ${cell.exercise}`), `${where}: ${text}`);
       }
       if (cell.provenance === 'to-measure') {
@@ -162,6 +176,13 @@ test('each row has its own page: title, description from the summary, a section 
     assert.match($('title').text(), new RegExp(`^${row.question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.ok(($('meta[name=description]').attr('content') ?? '').length > 20);
     assert.deepEqual($('section.row-cell').map((_, s) => $(s).attr('data-backend')).get(), model.backends.map((b) => b.id));
+    // The row page shows every full answer as it is, no disclosure; a cited badge carries its links.
+    assert.equal($('section.row-cell details').length, 0, `${row.id}: no disclosure on the row page`);
+    for (const cell of row.cells) {
+      const section = $(`section.row-cell[data-backend="${cell.backend.id}"]`);
+      assert.ok(section.find('.cell-answer').text().includes(plainInline(cell.answer)), `${row.id}/${cell.backend.id}: full answer`);
+      if (cell.provenance === 'cited') assert.equal(section.find('.badge a[data-cite]').length, cell.cites.length, `${row.id}/${cell.backend.id}: cites in the badge`);
+    }
     assert.equal($('a').filter((_, a) => $(a).text() === 'See this row in the full table').attr('href'), base + routes.rowAnchor(row.id));
   }
 });
@@ -169,7 +190,7 @@ test('each row has its own page: title, description from the summary, a section 
 test('the table as JSON and CSV, with provenance and links that carry the base', () => {
   const json = JSON.parse(read('comparison.json')) as {
     backends: Array<{ id: string }>; counts: Record<string, number>;
-    rows: Array<{ id: string; url: string; page: string; preview: string; cells: Record<string, { provenance: string; url: string; page: string; cites: Array<{ excerpt: string; upstream: string }> }> }>;
+    rows: Array<{ id: string; url: string; page: string; preview: string; cells: Record<string, { provenance: string; short: string; answer: string; url: string; page: string; cites: Array<{ excerpt: string; upstream: string }> }> }>;
   };
   assert.deepEqual(json.backends.map((b) => b.id), model.backends.map((b) => b.id));
   assert.deepEqual(json.rows.map((r) => r.id), model.rows.map((r) => r.id));
@@ -182,6 +203,8 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
     for (const cell of row.cells) {
       const jc = j.cells[cell.backend.id]!;
       assert.equal(jc.provenance, cell.provenance);
+      assert.equal(jc.short, cell.short, `${row.id}/${cell.backend.id}: short answer`);
+      assert.equal(jc.answer, cell.answer, `${row.id}/${cell.backend.id}: full answer`);
       assert.equal(jc.url, siteRoot + routes.cellAnchor(row.id, cell.backend.id));
       assert.equal(jc.page, siteRoot + routes.rowCell(row.id, cell.backend.id));
       assert.deepEqual(jc.cites.map((c) => c.excerpt), cell.cites.map((c) => siteRoot + c.href));
@@ -189,8 +212,17 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
     }
   }
   const lines = read('comparison.csv').trimEnd().split('\r\n');
-  assert.equal(lines[0], 'axis,question,backend,provenance,exercise,answer,cites,sources');
+  assert.equal(lines[0], 'axis,question,backend,provenance,exercise,short,answer,cites,sources');
   assert.equal(lines.length, 1 + model.rows.length * model.backends.length);
+  // Both answers, as plain text, in every cell's line (RFC 4180: a field with a comma or quote is quoted).
+  const field = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  let i = 1;
+  for (const row of model.rows)
+    for (const cell of row.cells) {
+      const line = lines[i++]!;
+      assert.ok(line.startsWith(`${row.id},`) && line.includes(`,${cell.backend.id},`), line);
+      assert.ok(line.includes(`,${field(plainInline(cell.short))},${field(plainInline(cell.answer))},`), `${row.id}/${cell.backend.id}: short then answer in\n${line}`);
+    }
 });
 
 test('each reading page holds every excerpt of its source under its own id; KEP pages say "as of" the pinned release', () => {

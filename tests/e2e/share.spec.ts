@@ -116,6 +116,8 @@ renamed.describe('a renamed row and column (FIXTURE)', { tag: '@base' }, () => {
       await expect(page.locator('tr:has(:target)')).toHaveId('fixture-axis');
       await expect(page.locator('tr#fixture-axis')).toBeInViewport();
       expect(await bg('tr#fixture-axis > td >> nth=0'), 'the row is highlighted').not.toBe(plain);
+      await expect(page.locator('tr#fixture-axis > td .cell-answer'), 'the row\'s full answers are open').toHaveCount(2);
+      for (const answer of await page.locator('tr#fixture-axis > td .cell-answer').all()) await expect(answer).toBeVisible();
       // Old cell links: the old row id, the old column id, and both.
       const cells: Record<string, string> = {
         'fixture-old-axis--fixture-ran': 'fixture-axis--fixture-ran',
@@ -127,6 +129,7 @@ renamed.describe('a renamed row and column (FIXTURE)', { tag: '@base' }, () => {
         await expect(page.locator('td:has(> .former-id:target)'), old).toHaveId(now);
         await expect(page.locator(`td#${now}`)).toBeInViewport();
         expect(await bg(`td#${now}`), `${old} highlights ${now}`).not.toBe(plain);
+        await expect(page.locator(`td#${now} .cell-answer`), `${old} opens the full answer of ${now}`).toBeVisible();
       }
       await context.close();
     });

@@ -1,15 +1,16 @@
 // The table as a screen reader hears it: the names Chromium computes for the table's headers,
-// the order one cell of each provenance reads in, and the order Tab walks the row tools and
-// citations, with each focused element in view. Everything expected comes from the built
+// the order one cell of each provenance reads in (closed: its short answer, its badge, "Details";
+// opened from the keyboard: then its full answer and what it rests on), and the order Tab walks the
+// row tools and each cell's "Details", with each focused element in view. Everything expected comes from the built
 // site's comparison.json, not from literals, so adding a row or a column needs no change here.
-// Runs at desktop width, at 360 px (sticky row header, table scrolled in its region) and with
-// JavaScript off (no copy buttons).
+// Runs at desktop width, at 360 px (each row a stacked group: CSS changes the table's boxes, and the
+// table must keep its roles) and with JavaScript off (no copy buttons).
 import type { CDPSession, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 
 type Provenance = 'measured' | 'to-measure' | 'cited';
 interface Cite { id: string; source: string; excerpt: string }
-interface Cell { url: string; provenance: Provenance; answer: string; exercise?: number; how?: string; evidence?: string; cites: Cite[] }
+interface Cell { url: string; provenance: Provenance; short: string; answer: string; exercise?: number; how?: string; evidence?: string; cites: Cite[] }
 interface Model {
   backends: { id: string; name: string; run: boolean }[];
   rows: { id: string; question: string; url: string; page: string; cells: Record<string, Cell> }[];
@@ -22,7 +23,7 @@ async function getModel(page: Page): Promise<Model> {
   return response.json();
 }
 
-interface AXName { role: string; name: string; ignored: boolean }
+interface AXName { role: string; name: string; ignored: boolean; expanded?: boolean }
 
 /** Chromium's computed role and name for each element matching `selector`, in document order. */
 async function axNames(cdp: CDPSession, selector: string): Promise<AXName[]> {
@@ -32,7 +33,8 @@ async function axNames(cdp: CDPSession, selector: string): Promise<AXName[]> {
   for (const nodeId of nodeIds) {
     const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
     const node = nodes[0]!;
-    out.push({ role: String(node.role?.value ?? ''), name: String(node.name?.value ?? ''), ignored: node.ignored });
+    const expanded = node.properties?.find((p) => p.name === 'expanded')?.value.value as boolean | undefined;
+    out.push({ role: String(node.role?.value ?? ''), name: String(node.name?.value ?? ''), ignored: node.ignored, expanded });
   }
   return out;
 }
@@ -55,33 +57,43 @@ function bySource(cites: Cite[]): [string, Cite[]][] {
 /** What the cites read as: each source, then its links, each named after its excerpt. */
 const citeFragments = (cites: Cite[]) => bySource(cites).flatMap(([source, refs]) => [source, ...refs.map((c) => c.id.split('/').pop()!.replace(/-/g, ' '))]);
 
-/** The order a cell should read in: the answer, then its provenance and what it rests on. */
-function readingOrder(cell: Cell): string[] {
-  if (cell.provenance === 'to-measure') {
-    return ['Expected:', cell.answer, LABEL[cell.provenance], `ex. ${cell.exercise}`, 'How to measure:', cell.how ?? '', 'The expectation rests on', ...citeFragments(cell.cites)];
-  }
-  if (cell.provenance === 'measured') {
-    return [cell.answer, LABEL[cell.provenance], `ex. ${cell.exercise}`, 'Also cited:', ...citeFragments(cell.cites)];
-  }
-  return [cell.answer, LABEL[cell.provenance], ...citeFragments(cell.cites)];
+/** The order a cell reads in at a glance: its short answer, its badge (the sources' names), "Details". */
+function glanceOrder(cell: Cell, backend: string, question: string): string[] {
+  const badge = cell.provenance === 'cited' ? bySource(cell.cites).map(([source]) => source) : [`ex. ${cell.exercise}`];
+  return [...(cell.provenance === 'to-measure' ? ['Expected:'] : []), cell.short, LABEL[cell.provenance], ...badge, 'Details', backend, question];
 }
 
-/** The model's stops for Tab through the table: per row its link and tools, then each cell's links and its own link. */
+/** The order the full answer reads in once "Details" is open: the answer, then what it rests on. */
+function readingOrder(cell: Cell): string[] {
+  if (cell.provenance === 'to-measure') {
+    return ['Expected:', cell.answer, 'How to measure:', cell.how ?? '', 'The expectation rests on', ...citeFragments(cell.cites)];
+  }
+  if (cell.provenance === 'measured') {
+    return [cell.answer, 'Also cited:', ...citeFragments(cell.cites)];
+  }
+  return [cell.answer, 'Cited:', ...citeFragments(cell.cites)];
+}
+
+const path = (u: string) => { const url = new URL(u); return url.pathname + url.hash; };
+
+/** The model's stops for Tab through the table, details closed: per row its link and tools, then each cell's badge link (measured) and "Details". */
 function expectedStops(model: Model, js: boolean): string[] {
-  const path = (u: string) => { const url = new URL(u); return url.pathname + url.hash; };
   return model.rows.flatMap((row) => [
     `link ${path(row.url)}`,
     `link ${path(row.page)}`,
     ...(js ? [`copy button #${row.id}`] : []),
     ...model.backends.flatMap((b) => {
       const cell = row.cells[b.id]!;
-      return [
-        ...(cell.evidence ? [`link ${path(cell.evidence)}`] : []), ...bySource(cell.cites).flatMap(([, refs]) => refs).map((c) => `link ${path(c.excerpt)}`),
-        `link ${path(cell.url)}`, ...(js ? [`copy button ${new URL(cell.url).hash}`] : []),
-      ];
+      return [...(cell.evidence ? [`link ${path(cell.evidence)}`] : []), `details ${new URL(cell.url).hash}`];
     }),
   ]);
 }
+
+/** The stops inside one cell's open "Details": its citations, then its own link and copy button. */
+const openStops = (cell: Cell, js: boolean): string[] => [
+  ...bySource(cell.cites).flatMap(([, refs]) => refs).map((c) => `link ${path(c.excerpt)}`),
+  `link ${path(cell.url)}`, ...(js ? [`copy button ${new URL(cell.url).hash}`] : []),
+];
 
 interface Stop { stop: string; inTable: boolean; covered: string | null; clipped: string | null; inView: boolean }
 
@@ -97,7 +109,8 @@ function describeFocus(): Stop {
   }
   const stop = el instanceof HTMLAnchorElement
     ? `link ${new URL(el.href).pathname}${new URL(el.href).hash}`
-    : el.dataset.copyTarget ? `copy button #${el.dataset.copyTarget}` : el.outerHTML.slice(0, 80);
+    : el.dataset.copyTarget ? `copy button #${el.dataset.copyTarget}`
+    : el.tagName === 'SUMMARY' ? `details #${el.closest('td')?.id}` : el.outerHTML.slice(0, 80);
   let covered: string | null = null;
   let clipped: string | null = null;
   let inView = false;
@@ -128,7 +141,7 @@ for (const setup of SETUPS) {
     test.use({ viewport: setup.viewport, javaScriptEnabled: setup.js });
 
     // One page load, three checks: the names, the reading order, the Tab walk.
-    test('headers named by what they head; each kind of cell reads answer, provenance, sources; Tab reaches every tool in order, in view', async ({ page }) => {
+    test('headers named by what they head; each kind of cell reads short answer, badge, "Details", then opened its answer and sources; Tab reaches every tool in order, in view', async ({ page }) => {
       const model = await getModel(page);
       await page.goto('');
       const cdp = await page.context().newCDPSession(page);
@@ -164,8 +177,23 @@ for (const setup of SETUPS) {
         await expect(page.getByRole('rowheader', { name: first.question, exact: true })).toHaveCount(1);
       });
 
-      await test.step('one cell of each provenance reads: answer, provenance, what it rests on', async () => {
+      await test.step('one cell of each provenance reads: short answer, badge, "Details"; opened from the keyboard, then its full answer and what it rests on', async () => {
         const problems: string[] = [];
+        /** Finds each fragment in order in the name; reports the first one missing. */
+        const inOrder = (name: string, fragments: string[], what: string) => {
+          const squashed = squash(name);
+          let at = 0;
+          let previous = '(start)';
+          for (const fragment of fragments) {
+            const i = squashed.indexOf(squash(fragment), at);
+            if (i < 0) {
+              problems.push(`${what}: expected "${fragment}" after "${previous}"; it reads "${name}"`);
+              return;
+            }
+            at = i + squash(fragment).length;
+            previous = fragment;
+          }
+        };
         for (const provenance of ['cited', 'to-measure', 'measured'] as const) {
           const row = model.rows.find((r) => Object.values(r.cells).some((c) => c.provenance === provenance));
           if (!row) {
@@ -173,23 +201,32 @@ for (const setup of SETUPS) {
             continue;
           }
           const backend = model.backends.find((b) => row.cells[b.id]!.provenance === provenance)!;
-          const [found] = await axNames(cdp, `tr#${row.id} > td[data-backend="${backend.id}"]`);
-          if (found?.role !== 'cell') problems.push(`cell ${row.id}/${backend.id}: expected role cell, found ${found?.role}`);
-          const name = squash(found?.name ?? '');
-          let at = 0;
-          let previous = '(start)';
-          for (const fragment of readingOrder(row.cells[backend.id]!)) {
-            const i = name.indexOf(squash(fragment), at);
-            if (i < 0) {
-              problems.push(`${provenance} cell ${row.id}/${backend.id}: expected "${fragment}" after "${previous}"; the cell reads "${found?.name}"`);
-              break;
-            }
-            at = i + squash(fragment).length;
-            previous = fragment;
+          const cell = row.cells[backend.id]!;
+          const where = `${provenance} cell ${row.id}/${backend.id}`;
+          const selector = `tr#${row.id} > td[data-backend="${backend.id}"]`;
+
+          // Closed: the short answer first (after "Expected:" while to measure), the badge, then "Details", and nothing of the full answer.
+          const [closed] = await axNames(cdp, selector);
+          if (closed?.role !== 'cell') problems.push(`${where}: expected role cell, found ${closed?.role}`);
+          inOrder(closed?.name ?? '', glanceOrder(cell, backend.name, row.question), `${where}, closed`);
+          const lead = squash(cell.provenance === 'to-measure' ? `Expected: ${cell.short}` : cell.short);
+          if (!squash(closed?.name ?? '').startsWith(lead)) problems.push(`${where} does not open with its short answer; it reads "${closed?.name}"`);
+          if (squash(closed?.name ?? '').includes(squash(cell.answer))) problems.push(`${where}: the full answer is announced while "Details" is closed`);
+          const [summary] = await axNames(cdp, `${selector} summary`);
+          if (summary?.role !== 'DisclosureTriangle' || summary.expanded !== false || !summary.name.startsWith(`Details (${backend.name}, ${row.question})`)) {
+            problems.push(`${where}: "Details" should be a collapsed disclosure named after its cell; found ${JSON.stringify(summary)}`);
           }
-          // The answer comes first: nothing but a to-measure cell's "Expected:" before it.
-          const lead = squash(provenance === 'to-measure' ? `Expected: ${row.cells[backend.id]!.answer}` : row.cells[backend.id]!.answer);
-          if (!name.startsWith(lead)) problems.push(`${provenance} cell ${row.id}/${backend.id} does not open with its answer; it reads "${found?.name}"`);
+
+          // Opened from the keyboard: expanded, and the full answer follows "Details", then what it rests on.
+          await page.locator(`${selector} summary`).focus();
+          await page.keyboard.press('Enter');
+          await expect(page.locator(`${selector} details`)).toHaveAttribute('open', '');
+          const [open] = await axNames(cdp, selector);
+          inOrder(open?.name ?? '', ['Details', ...readingOrder(cell), `Cell link: ${backend.name}`], `${where}, opened`);
+          const [expanded] = await axNames(cdp, `${selector} summary`);
+          if (expanded?.expanded !== true) problems.push(`${where}: "Details" is not announced as expanded once open`);
+          await page.keyboard.press('Enter');
+          await expect(page.locator(`${selector} details`)).not.toHaveAttribute('open');
         }
         expect.soft(problems, 'cell reading order in Chromium\'s accessibility tree').toEqual([]);
       });
@@ -205,7 +242,7 @@ for (const setup of SETUPS) {
           if (!stop.inTable) break;
           stops.push(stop);
         }
-        expect(stops.map((s) => s.stop), 'Tab order through the table').toEqual(expected);
+        expect(stops.map((s) => s.stop), 'Tab order through the table, every "Details" closed').toEqual(expected);
         // Never wholly out of view or hidden (WCAG 2.2 AA, 2.4.11 Focus Not Obscured).
         const lost = stops.filter((s) => !s.inView).map((s) => `${s.stop}: ${s.clipped ?? s.covered ?? 'no box'}`);
         expect(lost, 'focused elements not in view at all').toEqual([]);
@@ -220,6 +257,21 @@ for (const setup of SETUPS) {
         } else if (covered.length + clipped.length > 0) {
           test.info().annotations.push({ type: 'partly in view without JavaScript', description: [...covered, ...clipped].join('; ') });
         }
+      });
+
+      await test.step('an open "Details" puts its citations, cell link and copy button next in Tab order', async () => {
+        const row = model.rows.find((r) => Object.values(r.cells).some((c) => c.provenance === 'to-measure')) ?? model.rows[0]!;
+        const backend = model.backends.find((b) => row.cells[b.id]!.provenance === 'to-measure') ?? model.backends[0]!;
+        const cell = row.cells[backend.id]!;
+        const summary = page.locator(`td#${new URL(cell.url).hash.slice(1)} summary`);
+        await summary.focus();
+        await page.keyboard.press('Space');
+        const stops: string[] = [];
+        for (const _ of openStops(cell, setup.js)) {
+          await page.keyboard.press('Tab');
+          stops.push((await page.evaluate(describeFocus)).stop);
+        }
+        expect(stops, `Tab inside the open "Details" of ${row.id}/${backend.id}`).toEqual(openStops(cell, setup.js));
       });
     });
   });

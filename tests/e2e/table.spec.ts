@@ -1,10 +1,14 @@
-// The comparison table as a reader uses it in a browser: row links and :target, copy link, badges
-// told apart without colour, citations and row pages one click away, print (360 px: reader.spec.ts). What the built
+// The comparison table as a reader uses it in a browser: row links and :target, the full answers
+// behind "Details" (opened by a cell's or row's link, with and without JavaScript, and in print),
+// its size at a glance (desktop height, narrow widths), copy link, badges told apart without colour,
+// citations and row pages one click away, print (360 px: reader.spec.ts). What the built
 // HTML alone shows (structure, badges, legend, exports) is checked in tests/dist/. Rows come from
 // the model, so a new row changes nothing here.
+import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
 import { routes } from '../../src/lib/content/routes.ts';
+import { plainInline } from '../../src/lib/content/words.ts';
 
 const table = await loadTable('content');
 const [first, second] = table.rows;
@@ -47,6 +51,8 @@ test('a cell\'s copy link puts its section on the row page on the clipboard', { 
   const backend = table.backends.at(-1)!;
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('');
+  // The cell's own link and copy button are part of its full answer, behind "Details".
+  await page.locator(`td#${routes.cellId(row.id, backend.id)} summary`).click();
   await page.getByRole('button', { name: `Copy link to the ${backend.name} cell of “${row.question}”` }).click();
   const link = `${baseURL}${routes.rowCell(row.id, backend.id)}`;
   await expect(page.getByRole('status')).toHaveText(`Link copied: ${link}`);
@@ -90,9 +96,12 @@ test('badges are told apart without colour: each kind has its own border style',
   expect(new Set([await style('measured'), await style('to-measure'), await style('cited')]).size).toBe(3);
 });
 
-test('a cited badge links to the exact excerpt on its reading page', { tag: '@base' }, async ({ page }) => {
+test('a cited cell links to the exact excerpt on its reading page, one "Details" away', { tag: '@base' }, async ({ page }) => {
   await page.goto('');
-  const link = page.locator('td[data-provenance=cited] .badge a[data-cite]').first();
+  const cell = page.locator('td[data-provenance=cited]').first();
+  await expect(cell.locator('a[data-cite]').first(), 'the compact badge names sources; the links are in the full answer').toBeHidden();
+  await cell.locator('summary').click();
+  const link = cell.locator('a[data-cite]').first();
   const href = (await link.getAttribute('href'))!;
   const id = href.split('#')[1]!;
   await link.click();
@@ -113,10 +122,79 @@ test('a row page is one click from its row, and links back to the row', { tag: '
   await expect(page.locator(`tr#${row.id}`)).toBeInViewport();
 });
 
-test('print: the table loses its scroll box and badges stay labelled', async ({ page }) => {
+test('print: the table loses its scroll box, badges stay labelled, every full answer is shown', async ({ page }) => {
   await page.goto('');
   await page.emulateMedia({ media: 'print' });
   await expect(page.getByRole('banner')).toBeHidden();
   expect(await page.locator('.table-scroll').evaluate((el) => getComputedStyle(el).overflowX)).toBe('visible');
   await expect(page.locator('td .badge').first()).toBeVisible();
+  for (const row of table.rows)
+    for (const cell of row.cells) {
+      const td = page.locator(`tr#${row.id} > td[data-backend="${cell.backend.id}"]`);
+      await expect(td.locator('.cell-answer'), `${row.id}/${cell.backend.id}: full answer on paper`).toBeVisible();
+      await expect(td.locator('.cell-answer')).toContainText(plainInline(cell.answer));
+      await expect(td.locator('summary'), 'no disclosure control on paper').toBeHidden();
+    }
+});
+
+// A shared link to a cell or a row lands on the whole answer: the target's disclosures are open on
+// a cold load, by CSS without JavaScript (::details-content) and by the table's script with it.
+for (const js of [true, false]) {
+  test(`cold load of a cell or a row anchor shows its full answers, the rest stay closed (JavaScript ${js ? 'on' : 'off'})`, { tag: '@base' }, async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: js });
+    const row = last;
+    const other = first!;
+    const td = (page: Page, r: string, b: string) => page.locator(`tr#${r} > td[data-backend="${b}"]`);
+    const expectOpen = async (page: Page, r: (typeof table.rows)[number], b: string, where: string) => {
+      const cell = r.cells.find((c) => c.backend.id === b)!;
+      await expect(td(page, r.id, b).locator('.cell-answer'), where).toBeVisible();
+      await expect(td(page, r.id, b).locator('.cell-answer'), where).toContainText(plainInline(cell.answer));
+      // With JavaScript the disclosure itself is open (the reader can close it); without, CSS shows its content.
+      if (js) await expect(td(page, r.id, b).locator('details'), where).toHaveAttribute('open', '');
+    };
+
+    await test.step('#<row>--<column>: that cell alone', async () => {
+      const [one, next] = [table.backends.at(-1)!, table.backends[0]!];
+      const page = await context.newPage();
+      await page.goto(`${baseURL}${routes.cellAnchor(row.id, one.id)}`);
+      await expect(page.locator(':target')).toHaveId(routes.cellId(row.id, one.id));
+      await expectOpen(page, row, one.id, 'the targeted cell');
+      await expect(td(page, row.id, one.id).locator('.cell-answer')).toBeInViewport();
+      await expect(td(page, row.id, next.id).locator('.cell-answer'), 'another cell of the row').toBeHidden();
+      await expect(td(page, other.id, one.id).locator('.cell-answer'), 'the same column in another row').toBeHidden();
+      await page.close();
+    });
+
+    await test.step('#<row>: every cell of the row', async () => {
+      const page = await context.newPage();
+      await page.goto(`${baseURL}${routes.rowAnchor(row.id)}`);
+      await expect(page.locator(':target')).toHaveId(row.id);
+      for (const b of table.backends) await expectOpen(page, row, b.id, `${row.id}/${b.id}`);
+      for (const b of table.backends) await expect(td(page, other.id, b.id).locator('.cell-answer'), `${other.id}/${b.id}`).toBeHidden();
+      await page.close();
+    });
+    await context.close();
+  });
+}
+
+test('at a glance: at 1280x800 the whole table, details closed, is at most 900 px tall, light and dark; at 390 px no wider than the screen', async ({ browser, baseURL }) => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+    const page = await context.newPage();
+    await page.goto(baseURL!);
+    const height = await page.locator('table.comparison').evaluate((t) => {
+      const top = t.querySelector('thead')!.getBoundingClientRect().top;
+      return [...t.querySelectorAll('tbody tr')].at(-1)!.getBoundingClientRect().bottom - top;
+    });
+    expect(height, `${colorScheme}: header to last row, in px`).toBeLessThanOrEqual(900);
+    await context.close();
+  }
+  // 360 px: reader.spec.ts; the widest phone width the issue names, too.
+  const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(baseURL!);
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.querySelector('table.comparison')!.getBoundingClientRect().width,
+    document.querySelector('.table-scroll')!.scrollWidth]);
+  for (const w of widths) expect(w, 'page, table, table region at 390 px').toBeLessThanOrEqual(390);
+  await context.close();
 });

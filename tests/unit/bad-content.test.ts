@@ -69,12 +69,12 @@ test('valid/: the base every case starts from is accepted (so each case fails fo
 });
 
 test('broken cite id: names file:line, row, column and cites[i]', () => assertProblem('broken-cite', {
-  file: 'comparison/axes.yaml', line: 15, row: 'fixture-axis', column: 'fixture-read', field: 'cites[0]',
+  file: 'comparison/axes.yaml', line: 17, row: 'fixture-axis', column: 'fixture-read', field: 'cites[0]',
   problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
 }));
 
 test('measured cell in a column that was not run: names file:line, row, column and measure', () => assertProblem('measured-in-unrun-column', {
-  file: 'comparison/axes.yaml', line: 16, row: 'fixture-axis', column: 'fixture-read', field: 'measure',
+  file: 'comparison/axes.yaml', line: 18, row: 'fixture-axis', column: 'fixture-read', field: 'measure',
   problem: /measured cell in column "fixture-read", which was not run/,
 }));
 
@@ -85,6 +85,23 @@ test('missing cell: names file:line, row, the column without a cell, and cells',
 test('duplicate axis id: names file:line of the second one, row and id', () => assertProblem('duplicate-axis-id', {
   file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', field: 'id', problem: /duplicate axis id "fixture-axis"/,
 }));
+
+// Short answers: required, and at most 12 words of plain text (what the reader sees).
+
+test('a cell without a short answer: names file:line of the cell, row, column and short', () => assertProblem('short-missing', {
+  file: 'comparison/axes.yaml', line: 14, row: 'fixture-axis', column: 'fixture-read', field: 'short',
+  problem: /^missing: every cell needs a short answer \(inline Markdown, at most 12 words\)/,
+}));
+
+test('a short answer over 12 words: names file:line of the short answer, row, column and short, with its count', async () => {
+  await assertProblem('short-too-long', {
+    file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', column: 'fixture-ran', field: 'short',
+    problem: /^too long: 13 words, at most 12/,
+  });
+  // Markup is not words: the other cell's 12 words, with code ticks, emphasis and a link, pass.
+  const { problems } = await problemsOf('short-too-long');
+  assert.deepEqual(problems.map((p) => `${p.column}.${p.field}`), ['fixture-ran.short'], 'only the over-long one fails');
+});
 
 // Renames (formerly): an old id must lead to one row (or column) only.
 
@@ -242,7 +259,7 @@ test('astro build: data and MDX mistakes fail before any page renders, each at f
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
   assert.match(
     output,
-    /comparison\/axes\.yaml:16:7: row "fixture-axis", column "fixture-read", field "measure": measured cell in column "fixture-read", which was not run/,
+    /comparison\/axes\.yaml:18:7: row "fixture-axis", column "fixture-read", field "measure": measured cell in column "fixture-read", which was not run/,
     output,
   );
   assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);

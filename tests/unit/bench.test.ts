@@ -15,6 +15,7 @@ import {
   type PageMeasure, type NoJsCheck, type LighthouseRun,
 } from '../../tools/lib/bench.ts';
 import { axisSchema, type Axis } from '../../src/lib/content/schemas.ts';
+import { wordCount } from '../../src/lib/content/words.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
 
 const size = (gzip: number) => ({ raw: gzip * 3, gzip });
@@ -133,6 +134,7 @@ test('syntheticAxes yields N schema-valid, clearly synthetic axes shaped like th
       assert.equal(cell.measure?.exercise, t.cells[b]!.measure?.exercise);
       assert.equal(cell.measure?.evidence, undefined, 'synthetic cells never claim evidence');
       assert.ok(cell.answer.length >= t.cells[b]!.answer.length && /^Synthetic/.test(cell.answer));
+      assert.ok(/^Synthetic/.test(cell.short) && wordCount(cell.short) === Math.max(wordCount(t.cells[b]!.short), 3), `${a.id}/${b} short: ${cell.short}`);
     }
   });
   assert.deepEqual(syntheticAxes(25, templates), axes, 'the same seed gives the same table');

@@ -35,8 +35,8 @@ function fixture(): ContentData {
         id: 'axis-a', question: 'q?', summary: 's :cite[fixture-kep/one]', file: files.axes, index: 0,
         html: { summary: 's' },
         cells: {
-          ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' }, html: { answer: 'x', how: 'h' } },
-          read: { answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'], html: { answer: 'y' } },
+          ran: { short: 'sx', answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' }, html: { short: 'sx', answer: 'x', how: 'h' } },
+          read: { short: 'sy', answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'], html: { short: 'sy', answer: 'y' } },
         },
       },
     ],
@@ -116,7 +116,7 @@ test('rejects a missing cell', () => {
 
 test('rejects an extra cell for an unknown backend', () => {
   const data = fixture();
-  data.axes[0]!.cells.bogus = { answer: 'z', cites: ['fixture-kep/one'], html: { answer: 'z' } };
+  data.axes[0]!.cells.bogus = { short: 'sz', answer: 'z', cites: ['fixture-kep/one'], html: { short: 'sz', answer: 'z' } };
   rejects(data, { file: files.axes, row: 'axis-a', column: 'bogus', field: 'cells' }, /unknown backend "bogus"/);
 });
 

@@ -5,6 +5,7 @@ import { cpSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { Axis, Cell } from '../../src/lib/content/schemas.ts';
+import { wordCount } from '../../src/lib/content/words.ts';
 
 export const KB = 1024;
 /** gzip level used for every "gzip" figure: 6, the default of zlib and of the gzip command. */
@@ -289,6 +290,7 @@ export const formatCls = (cls: number): number => (cls === 0 ? 0 : Number(cls.to
  */
 export const TABLE_PAGE_PARTS: ReadonlyArray<{ name: string; selector: string }> = [
   { name: 'the whole table', selector: 'table.comparison' },
+  { name: 'short answers', selector: 'table.comparison .cell-short' },
   { name: 'cell answers', selector: 'table.comparison .cell-answer' },
   { name: 'cell notes (how to measure, also cited)', selector: 'table.comparison .cell-how' },
   { name: 'provenance badges and cite links', selector: 'table.comparison .cell-provenance' },
@@ -370,12 +372,19 @@ export function syntheticAxes(count: number, templates: Axis[], seed = 1): Axis[
     while (text.length < length) text += ` ${words[Math.floor(next() * words.length)]}`;
     return `${text}.`;
   };
+  // A short answer has a word limit (schemas.ts): filler of the template's word count, lead included.
+  const shortFiller = (template: string): string => {
+    const lead = 'Synthetic filler:';
+    const n = Math.max(wordCount(template) - wordCount(lead), 1);
+    return `${lead} ${Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ')}.`;
+  };
   return Array.from({ length: count }, (_, i) => {
     const n = String(i + 1).padStart(4, '0');
     const template = templates[i % templates.length]!;
     const cells: Record<string, Cell> = {};
     for (const [backend, cell] of Object.entries(template.cells)) {
       cells[backend] = {
+        short: shortFiller(cell.short),
         answer: filler(cell.answer.length),
         cites: [...cell.cites],
         ...(cell.measure ? { measure: { exercise: cell.measure.exercise, how: filler(cell.measure.how.length) } } : {}),

@@ -14,7 +14,7 @@ export interface SourceEntry extends Source, Origin {}
 export interface BackendEntry extends Backend, Origin {}
 /** A cell as written, with its rendered answer (and how it is measured) on the cell itself. */
 export interface CellEntry extends Cell {
-  html: { answer: string; how?: string };
+  html: { short: string; answer: string; how?: string };
 }
 export interface AxisEntry extends Omit<Axis, 'cells'>, Origin {
   cells: Record<string, CellEntry>;

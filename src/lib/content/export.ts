@@ -33,6 +33,7 @@ export function toJSON(model: TableModel, siteRoot: string) {
             url: new URL(routes.cellAnchor(row.id, cell.backend.id), siteRoot).href,
             page: new URL(routes.rowCell(row.id, cell.backend.id), siteRoot).href,
             provenance: cell.provenance,
+            short: cell.short,
             answer: cell.answer,
             ...(cell.provenance !== 'cited' && { exercise: cell.exercise, how: cell.how }),
             ...(cell.provenance === 'measured' && { evidence: new URL(routes.evidence(cell.evidence.id), siteRoot).href }),
@@ -51,12 +52,12 @@ const csvField = (v: string | number) => {
 
 /** One line per cell (axis × backend), RFC 4180 quoting, CRLF line ends. */
 export function toCSV(model: TableModel, siteRoot: string): string {
-  const header = ['axis', 'question', 'backend', 'provenance', 'exercise', 'answer', 'cites', 'sources'];
+  const header = ['axis', 'question', 'backend', 'provenance', 'exercise', 'short', 'answer', 'cites', 'sources'];
   const lines = [header];
   for (const row of model.rows) {
     for (const cell of row.cells) {
       lines.push([
-        row.id, row.question, cell.backend.id, cell.provenance, cell.provenance === 'cited' ? '' : cell.exercise, plainText(cell.answerHtml),
+        row.id, row.question, cell.backend.id, cell.provenance, cell.provenance === 'cited' ? '' : cell.exercise, plainText(cell.shortHtml), plainText(cell.answerHtml),
         cell.cites.map((c) => c.id).join(' '),
         cell.cites.map((c) => new URL(c.href, siteRoot).href).join(' '),
       ].map(String));

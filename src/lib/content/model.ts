@@ -26,6 +26,9 @@ export interface ExcerptRef {
 
 interface CellBase {
   backend: BackendEntry;
+  /** The short answer the table shows beside the badge (inline Markdown, and rendered). */
+  short: string;
+  shortHtml: string;
   /** The answer as written (inline Markdown) and as rendered by the site's Markdown pipeline. */
   answer: string;
   answerHtml: string;
@@ -107,7 +110,7 @@ export function assembleTable(data: ModelInput): TableModel {
     cells: data.backends.map((backend): CellModel => {
       const cell = axis.cells[backend.id]!;
       const html = cell.html;
-      const base: CellBase = { backend, answer: cell.answer, answerHtml: html.answer, cites: cell.cites.map((id) => excerpts.get(id)!) };
+      const base: CellBase = { backend, short: cell.short, shortHtml: html.short, answer: cell.answer, answerHtml: html.answer, cites: cell.cites.map((id) => excerpts.get(id)!) };
       let out: CellModel;
       if (!cell.measure) out = { ...base, provenance: 'cited' };
       else {

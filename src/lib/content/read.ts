@@ -112,6 +112,7 @@ export const readAxes = (abs: string, render: Render): Promise<Read<AxisEntry>> 
       cells[backend] = {
         ...cell,
         html: {
+          short: await renderInline(render, cell.short),
           answer: await renderInline(render, cell.answer),
           ...(cell.measure && { how: await renderInline(render, cell.measure.how) }),
         },

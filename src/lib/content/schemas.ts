@@ -1,6 +1,7 @@
 // One zod schema per kind of content file. Plain module (no astro: imports) so unit tests,
 // the build and the scripts all validate with the same rules.
 import { z } from 'astro/zod';
+import { wordCount } from './words.ts';
 
 const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const kebabId = z.string().regex(kebab, 'must be kebab-case: lower-case letters, digits and single hyphens');
@@ -78,8 +79,32 @@ export const measureSchema = z.strictObject({
   evidence: kebabId.optional(),
 });
 
+/** The most words a cell's short answer (the table's at-a-glance verdict) may have. */
+export const SHORT_MAX_WORDS = 12;
+
+/**
+ * A cell's short answer: what the table shows beside the badge, the full answer one click away.
+ * Never stronger than the full answer (README: "Short answers").
+ */
+const shortAnswer = z
+  .string({
+    error: (issue) => (issue.input === undefined
+      ? `missing: every cell needs a short answer (inline Markdown, at most ${SHORT_MAX_WORDS} words), the table shows it beside the badge`
+      : undefined),
+  })
+  .min(1, 'must not be empty: write the cell\'s verdict in a few words')
+  .superRefine((text, ctx) => {
+    const words = wordCount(text);
+    if (words > SHORT_MAX_WORDS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `too long: ${words} words, at most ${SHORT_MAX_WORDS} (the full answer holds the rest)`,
+      });
+    }
+  });
+
 export const cellSchema = z.strictObject({
-  short: z.string().optional(),
+  short: shortAnswer,
   answer: z.string().min(1),
   cites: z.array(z.string().min(1)).min(1, 'every cell cites at least one excerpt'),
   measure: measureSchema.optional(),
