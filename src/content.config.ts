@@ -39,5 +39,5 @@ export const collections = {
     schema: z.custom<EvidenceEntry>(),
   }),
   pages: defineCollection({ loader: pagesCollection(contentDir), schema: pageSchema }),
-  problems: defineCollection({ loader: problemsCollection(), schema: z.custom<{ list: Problem[] }>() }),
+  problems: defineCollection({ loader: problemsCollection(contentDir), schema: z.custom<{ list: Problem[] }>() }),
 };

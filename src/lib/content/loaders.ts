@@ -13,6 +13,7 @@ import { ContentError, type Problem } from './errors.ts';
 import { combine, locatorFor } from './load.ts';
 import { siteRender } from './render.ts';
 import { readPage, type ContentData, type Read, type Render, type PageEntry } from './read.ts';
+import { settleChanges } from './settle.ts';
 
 export type CollectionName = 'site' | 'sources' | 'backends' | 'axes' | 'excerpts' | 'evidence' | 'pages';
 const NAMES: readonly CollectionName[] = ['site', 'sources', 'backends', 'axes', 'excerpts', 'evidence', 'pages'];
@@ -157,9 +158,10 @@ export function pagesCollection(contentDir: string): Loader {
 
 /**
  * The problems of the whole content folder, as a collection. In a build it fails the sync when
- * there are any; in dev it logs them and keeps them current as files change.
+ * there are any; in dev it logs them and keeps them current as files change, and makes sure no
+ * change under the content folder is lost (settle.ts).
  */
-export function problemsCollection(): Loader {
+export function problemsCollection(contentDir: string): Loader {
   return {
     name: 'content-problems',
     load: async (ctx) => {
@@ -175,6 +177,7 @@ export function problemsCollection(): Loader {
       if (list.length > 0 && !ctx.watcher) throw new ContentError(list);
       if (list.length > 0) ctx.logger.error(new ContentError(list).message);
       if (!ctx.watcher) return;
+      settleChanges(ctx.watcher, contentDir);
       let had = list.length > 0;
       session.onChange(() => {
         const now = write();
