@@ -8,15 +8,20 @@ import pagefind from './src/integrations/pagefind.ts';
 import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
-import { movedRowPaths } from './src/lib/content/load.ts';
+import { movedRowPaths } from './src/lib/content/moved.ts';
+import previewCache from './src/integrations/preview-cache.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
 const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
-// Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead.
-const moved = new Set((await movedRowPaths(contentDir)).map((path) => base + path));
+// Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead. Read
+// when the sitemap is written, not while the config loads (src/lib/content/moved.ts).
+/** @type {Set<string> | undefined} */
+let moved;
+/** @param {string} path */
+const isMoved = (path) => (moved ??= new Set(movedRowPaths(contentDir).map((p) => base + p))).has(path);
 
 export default defineConfig({
   site,
@@ -45,9 +50,11 @@ export default defineConfig({
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at rows' old ids.
-    sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) && !moved.has(new URL(page).pathname) }),
+    sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) && !isMoved(new URL(page).pathname) }),
     // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.
     csp(),
+    // preview-images/ keeps exactly the link-preview images this build of content/ wrote.
+    previewCache(),
     // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
     pagefind(),
   ],
