@@ -34,6 +34,14 @@ export default defineConfig({
   // few KB; its scripts a few hundred bytes). src/integrations/csp.ts then allows each by its hash.
   build: { format: 'directory', inlineStylesheets: 'always' },
   vite: {
+    server: {
+      watch: {
+        // In `astro dev` a content edit rewrites .astro/data-store.json, and Astro reloads the open page
+        // as it writes it. The watcher then reports the same write; within 1 s Astro knows it for its
+        // own, later (a busy machine) it reloaded the page a second time, rendering it twice per edit.
+        ignored: ['**/.astro/data-store.json'],
+      },
+    },
     build: {
       assetsInlineLimit: 4096, // Astro inlines processed <script>s below this size
       rolldownOptions: {
