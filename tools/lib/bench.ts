@@ -88,8 +88,8 @@ export const BUDGET = {
   /**
    * A clean build (`astro build` with no build cache and no output folder, as CI and every host's
    * deploy build start), median wall and CPU (user + system) milliseconds on the bench's machine,
-   * 2 CPUs. Measured there (README, Performance): 5.57 s / 7.6 s when the issue 25 was filed (quiet
-   * machine); the limits keep the gain made since and leave room for the build-time figures to come.
+   * 2 CPUs. Issue 25 found 5.57 s / 7.6 s there on a quiet machine; the build now does about 0.7x /
+   * 0.77x of that work (README, "The author's loop"), and the limits leave room for what comes next.
    */
   cleanBuildWallMs: 4_500,
   cleanBuildCpuMs: 6_500,
