@@ -2,13 +2,15 @@
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
-import { normaliseBase } from './src/lib/base.ts';
+import { normaliseBase, joinBase } from './src/lib/base.ts';
 import { markdownConfig } from './src/lib/markdown-pipeline.ts';
 import pagefind from './src/integrations/pagefind.ts';
 import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
 import { movedRowPaths } from './src/lib/content/moved.ts';
+import { citeIndex } from './src/lib/content/citations.ts';
+import { routes } from './src/lib/content/routes.ts';
 import previewCache from './src/integrations/preview-cache.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
@@ -21,7 +23,7 @@ const outDir = process.env.OUT_DIR || 'dist';
 /** @type {Set<string> | undefined} */
 let moved;
 /** @param {string} path */
-const isMoved = (path) => (moved ??= new Set(movedRowPaths(contentDir).map((p) => base + p))).has(path);
+const isMoved = (path) => (moved ??= new Set(movedRowPaths(contentDir).map((p) => joinBase(base, p)))).has(path);
 
 export default defineConfig({
   site,
@@ -58,14 +60,16 @@ export default defineConfig({
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at rows' old ids.
-    sitemap({ filter: (page) => !new URL(page).pathname.endsWith(`${base}search/`) && !isMoved(new URL(page).pathname) }),
-    // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.
-    csp(),
+    sitemap({ filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname) }),
     // preview-images/ keeps exactly the link-preview images this build of content/ wrote.
     previewCache(),
-    // Last: indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build.
-    pagefind(),
+    // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.
+    csp(),
+    // Indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build; it
+    // checks that csp (which rewrites every page) comes before it.
+    pagefind({ after: ['csp'] }),
   ],
-  // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts).
-  markdown: markdownConfig(base),
+  // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts);
+  // its citations link to what the content folder holds (src/lib/content/citations.ts).
+  markdown: markdownConfig(base, { cites: citeIndex(contentDir) }),
 });

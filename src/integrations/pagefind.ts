@@ -13,6 +13,12 @@ export interface PagefindOptions {
   outputSubdir?: string;
   /** Passed to pagefind.createIndex as is. */
   index?: PagefindServiceConfig;
+  /**
+   * Integrations whose astro:build:done must finish the pages before Pagefind indexes them (the
+   * CSP integration rewrites every page). Astro runs the hooks in the integrations' order, so each
+   * must come before this one in the config; the build fails if one does not.
+   */
+  after?: string[];
 }
 
 /** What pagefind-entry.json says about the index it describes (the fields read here). */
@@ -39,6 +45,13 @@ export default function pagefindIntegration(options: PagefindOptions = {}): Astr
   return {
     name: 'pagefind',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        const names = config.integrations.map((i) => i.name);
+        const self = names.indexOf('pagefind');
+        for (const name of options.after ?? [])
+          if (!names.includes(name) || names.indexOf(name) > self)
+            throw new Error(`pagefind must come after the "${name}" integration in astro.config.mjs: it indexes the pages "${name}" finishes`);
+      },
       // `dir` is the configured outDir (OUT_DIR for tests and the bench) for a static build.
       'astro:build:done': async ({ dir, logger }) => {
         const site = fileURLToPath(dir);

@@ -1,22 +1,26 @@
 // The site's one Markdown pipeline, for MDX pages (astro.config.mjs) and for the inline Markdown
 // held in YAML (cell answers, excerpts), which the content loaders render through the same
-// processor and plugins.
+// processor and plugins. remark-directive parses the claims syntax (:cite[…], :reading[…],
+// :::reading, :::intro; docs/claims.md), which remark-claims renders.
 import { unified, rehypeHeadingIds } from '@astrojs/markdown-remark';
 import remarkGfm from 'remark-gfm';
+import remarkDirective from 'remark-directive';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
 import rehypeExternalLinks from 'rehype-external-links';
 import type { AstroUserConfig } from 'astro';
 import { headingAnchor } from './heading-anchor.ts';
 import { rehypeBaseLinks } from './rehype-base-links.ts';
+import { remarkClaims, type ClaimsOptions } from './remark-claims.ts';
 
 type MarkdownConfig = NonNullable<AstroUserConfig['markdown']>;
 
-export function markdownConfig(base: string) {
+/** `claims.cites` resolves cited ids (astro.config.mjs reads them from the content folder). */
+export function markdownConfig(base: string, claims: ClaimsOptions = {}) {
   return {
     // Astro 7's default processor (Sätteri) runs no remark/rehype plugins; remark-gfm needs unified.
     processor: unified({
       gfm: false, // remark-gfm below does GFM; the bundled copy would run twice
-      remarkPlugins: [remarkGfm],
+      remarkPlugins: [remarkGfm, remarkDirective, [remarkClaims, claims]],
       // Ids first, so the anchor plugin can link them (Astro otherwise adds ids after user plugins).
       rehypePlugins: [
         rehypeHeadingIds,

@@ -9,11 +9,12 @@
 // file:line:column and no stack trace from Astro's internals.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../../src/lib/content/load.ts';
+import { assembleTable } from '../../src/lib/content/model.ts';
 import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
 import { astroBuild } from '../support/astro-build.ts';
 
@@ -43,20 +44,20 @@ async function problemsOf(name: string): Promise<{ problems: Problem[]; message:
   assert.fail(`content case "${name}" was accepted`);
 }
 
-interface Expected { file: string; line: number; row?: string; column?: string; field?: string; problem: RegExp }
+interface Expected { file: string; line: number; col?: number; row?: string; column?: string; field?: string; problem: RegExp }
 
 /** One problem at exactly this place, and a message line that starts file:line:column and names every part. */
 async function assertProblem(name: string, want: Expected): Promise<void> {
   const { problems, message } = await problemsOf(name);
-  const hit = problems.find(
-    (p) => p.file.endsWith(want.file) && p.row === want.row && p.column === want.column && p.field === want.field,
-  );
+  const here = (p: Problem) => p.file.endsWith(want.file) && p.row === want.row && p.column === want.column && p.field === want.field;
+  const hit = problems.find((p) => here(p) && p.line === want.line) ?? problems.find(here);
   assert.ok(hit, `expected a problem in ${want.file} at row ${want.row}, column ${want.column}, field ${want.field}; got:\n${message}`);
   assert.match(hit.problem, want.problem);
   assert.equal(hit.line, want.line, `line of: ${hit.problem}`);
+  if (want.col !== undefined) assert.equal(hit.col, want.col, `column of: ${hit.problem}`);
   const line = message.split('\n').find((l) => l.includes(want.file) && l.includes(hit.problem));
   assert.ok(line, `the printed message has a line for it:\n${message}`);
-  assert.match(line, new RegExp(`${want.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:${want.line}:\\d+: `), line);
+  assert.match(line, new RegExp(`${want.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:${want.line}:${want.col ?? '\\d+'}: `), line);
   if (want.row !== undefined) assert.ok(line.includes(`row "${want.row}"`), line);
   if (want.column !== undefined) assert.ok(line.includes(`column "${want.column}"`), line);
   if (want.field !== undefined) assert.ok(line.includes(`field "${want.field}"`), line);
@@ -128,6 +129,17 @@ test('page frontmatter: each missing field at the frontmatter\'s line', async ()
 
 // Cross-file rules: the YAML and the MDX pages must agree.
 
+test('a navigation section that names no menu page: names the page\'s file:line and section', () => assertProblem('nav-section-unknown', {
+  file: 'pages/fixture.mdx', line: 5, field: 'section', problem: /no navigation entry "FIXTURE-no-such-entry".*menu: true/,
+}));
+
+test('adding a page to the navigation is a frontmatter edit: menu: true lists it, in order, before search', async () => {
+  const dir = contentFor('valid');
+  writeFileSync(join(dir, 'pages/added.mdx'), '---\ntitle: FIXTURE added page\ndescription: A fixture page added to the navigation by frontmatter alone.\nmenu: true\norder: 5\nnav: FIXTURE added\n---\n\nFIXTURE body :reading[a FIXTURE reading].\n');
+  const model = assembleTable(await loadContent(dir));
+  assert.deepEqual(model.nav.map((n) => [n.href, n.label]), [['added/', 'FIXTURE added'], ['search/', 'Search']]);
+});
+
 test('a source whose page does not exist: names sources.yaml:line, row and page', () => assertProblem('source-page-missing', {
   file: 'sources.yaml', line: 11, row: 'fixture-source', field: 'page', problem: /no page "fixture-missing" in content\/pages\//,
 }));
@@ -142,6 +154,45 @@ test('a reading page that embeds an excerpt twice: names the line of the second 
 
 test('an excerpt id equal to a heading id on its page: names the excerpt\'s line and the heading\'s', () => assertProblem('excerpt-id-is-heading', {
   file: 'excerpts/fixture-source.yaml', line: 2, row: 'fixture-excerpt', field: 'id', problem: /heading at .*pages\/fixture\.mdx:7/,
+}));
+
+// The claims syntax (docs/claims.md): cited ids resolve; claim prose cites or says it is our reading;
+// code notes carry an anchor.
+
+test('an unknown id in a page\'s :cite[...]: names the page at the id\'s line and column', () => assertProblem('unknown-cite-in-page', {
+  file: 'pages/index.mdx', line: 10, col: 54, field: ':cite',
+  problem: /unknown cited id "fixture-source\/fixture-no-such-excerpt": cite an excerpt "<source>\/<excerpt>" .*"row\/<row>" .*"evidence\/<id>"/,
+}));
+
+test('an unknown id in a YAML field\'s :cite[...]: names the id\'s line and column inside the value, row, column and field', () => assertProblem('unknown-cite-in-yaml', {
+  file: 'comparison/axes.yaml', line: 15, col: 45, row: 'fixture-axis', column: 'fixture-read', field: 'answer',
+  problem: /unknown cited id "fixture-source\/fixture-no-such-excerpt" in :cite\[\.\.\.\]/,
+}));
+
+test('claim page prose with neither a citation nor a reading mark: each paragraph and list item at its line, with the three ways out', async () => {
+  const hint = /neither cites nor is marked as our reading: add :cite\[<source>\/<excerpt>\] .* :reading\[\.\.\.\] \(or put it in a :::reading block\), or, only if it makes no claim .* :::intro block/;
+  await assertProblem('unmarked-prose', { file: 'pages/index.mdx', line: 25, col: 1, problem: new RegExp(`^list item "A FIXTURE item with no mark\\." ${hint.source}`) });
+  await assertProblem('unmarked-prose', { file: 'pages/index.mdx', line: 27, col: 1, problem: new RegExp(`^paragraph "A FIXTURE paragraph with no mark\\." ${hint.source}`) });
+  // Nothing else on that page: the heading, the code block, the intro and reading blocks, the cited item.
+  const { problems } = await problemsOf('unmarked-prose');
+  assert.deepEqual(problems.map((p) => `${p.file.split('/').pop()}:${p.line}`), ['index.mdx:25', 'index.mdx:27']);
+});
+
+test('a row summary with neither a citation nor a reading mark: names file:line, row and summary', () => assertProblem('unmarked-summary', {
+  file: 'comparison/axes.yaml', line: 4, row: 'fixture-axis', field: 'summary',
+  problem: /^the summary "FIXTURE summary that claims without a source\." neither cites nor is marked as our reading: /,
+}));
+
+test('a page with claims: false (a text reproduced verbatim) is left alone by the claims rule', async () => {
+  const data = await loadContent(contentFor('claims-exempt-page'));
+  const seed = data.pages.find((p) => p.id === 'fixture-seed');
+  assert.equal(seed?.data.claims, false);
+  assert.equal(seed?.unmarked.length, 2, 'its prose is unmarked, and accepted');
+});
+
+test('a code note without an anchor: names file:line, the excerpt and anchor', () => assertProblem('code-note-without-anchor', {
+  file: 'excerpts/fixture-source.yaml', line: 5, row: 'fixture-source/fixture-excerpt', field: 'anchor',
+  problem: /^a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines/,
 }));
 
 /** The real build of cases laid over valid/ together, into a temporary folder (never dist/). */
@@ -162,6 +213,8 @@ test('astro build: data and MDX mistakes fail before any page renders, each at f
     output,
   );
   assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
+  assert.match(output, /\[ContentError\] \S+:\d+:\d+: /, 'Astro prints it as an AstroError whose first line is file:line:column');
+  assert.match(output, /Hint:\s+Fix each problem/, 'with its hint');
   assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, 'no stack trace through Astro\'s internals');
   assert.doesNotMatch(output, /generating static routes/, 'no page was rendered');
   assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');

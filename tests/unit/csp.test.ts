@@ -1,5 +1,6 @@
 // The build's Content-Security-Policy (src/lib/csp.ts): hashes of inline code, the policy, where
 // it goes in a page and in _headers, and Shiki's classes. Pages here are small fixtures.
+import pagefind from '../../src/integrations/pagefind.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -62,4 +63,12 @@ test('usedShikiCss writes the rules of the classes a page uses, and fails on a c
   assert.equal(usedShikiCss(html, registry, 'c-'), '.c-1{--shiki-light:#000;--shiki-dark:#fff}.c-2{overflow-x:auto}');
   assert.equal(usedShikiCss(page(''), registry, 'c-'), '');
   assert.throws(() => usedShikiCss(page('', '<i class="c-9"></i>'), registry, 'c-'), /c-9 has no rule/);
+});
+
+test('the integration order is explicit: pagefind fails the build when csp does not run before it', () => {
+  const hook = pagefind({ after: ['csp'] }).hooks['astro:config:done']!;
+  const withOrder = (...names: string[]) => ({ config: { integrations: names.map((name) => ({ name, hooks: {} })) } }) as unknown as Parameters<typeof hook>[0];
+  assert.throws(() => hook(withOrder('pagefind', 'csp')), /pagefind must come after the "csp" integration/);
+  assert.throws(() => hook(withOrder('pagefind')), /after the "csp"/);
+  assert.doesNotThrow(() => hook(withOrder('csp', 'pagefind')));
 });

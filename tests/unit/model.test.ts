@@ -4,11 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildComparison, upstreamUrl } from '../../src/lib/content/model.ts';
 import { ContentError } from '../../src/lib/content/errors.ts';
+import { AstroError } from 'astro/errors';
+import { resolve } from 'node:path';
 import { loadTable } from '../../src/lib/content/load.ts';
-import type { ContentData } from '../../src/lib/content/read.ts';
+import { CHECKS, type Check } from '../../src/lib/content/checks.ts';
+import type { ContentData } from '../../src/lib/content/collections.ts';
 
 const files = { sources: 'content/sources.yaml', backends: 'content/comparison/backends.yaml', axes: 'content/comparison/axes.yaml' };
-const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true };
+const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true, menu: false, claims: true };
 const commit = 'a'.repeat(40);
 
 /** A two-backend, one-axis FIXTURE: "ran" was run, "read" was not. */
@@ -21,7 +24,7 @@ function fixture(): ContentData {
     ],
     excerpts: [
       { id: 'one', source: 'fixture-kep', file: 'content/excerpts/fixture-kep.yaml', index: 0, section: 'S', lines: [3, 4], quote: 'q', answers: 'a', html: { quote: 'q', answers: 'a' } },
-      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', index: 0, section: 'S', lines: [7, 7], note: 'n', answers: 'a', html: { note: 'n', answers: 'a' } },
+      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', index: 0, section: 'S', lines: [7, 7], note: 'n', anchor: 'fixtureAnchor', answers: 'a', html: { note: 'n', answers: 'a' } },
     ],
     backends: [
       { id: 'ran', name: 'Ran', run: true, status: 's', file: files.backends, index: 0 },
@@ -29,18 +32,18 @@ function fixture(): ContentData {
     ],
     axes: [
       {
-        id: 'axis-a', question: 'q?', summary: 's', file: files.axes, index: 0,
-        html: { summary: 's', cells: { ran: { answer: 'x', how: 'h' }, read: { answer: 'y' } } },
+        id: 'axis-a', question: 'q?', summary: 's :cite[fixture-kep/one]', file: files.axes, index: 0,
+        html: { summary: 's' },
         cells: {
-          ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' } },
-          read: { answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'] },
+          ran: { answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' }, html: { answer: 'x', how: 'h' } },
+          read: { answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'], html: { answer: 'y' } },
         },
       },
     ],
     evidence: [],
     pages: [
-      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }] },
-      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [] },
+      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }], cites: [], unmarked: [] },
+      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [], cites: [], unmarked: [] },
     ],
   };
 }
@@ -112,8 +115,7 @@ test('rejects a missing cell', () => {
 
 test('rejects an extra cell for an unknown backend', () => {
   const data = fixture();
-  data.axes[0]!.cells.bogus = { answer: 'z', cites: ['fixture-kep/one'] };
-  data.axes[0]!.html.cells.bogus = { answer: 'z' };
+  data.axes[0]!.cells.bogus = { answer: 'z', cites: ['fixture-kep/one'], html: { answer: 'z' } };
   rejects(data, { file: files.axes, row: 'axis-a', column: 'bogus', field: 'cells' }, /unknown backend "bogus"/);
 });
 
@@ -170,6 +172,12 @@ test('rejects a quote from a source with no pinned copy', () => {
   const data = fixture();
   data.excerpts[1] = { ...data.excerpts[1]!, note: undefined, quote: 'q' };
   rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'two', field: 'quote' }, /no pinned copy/);
+});
+
+test('rejects a code note whose anchor is a whole statement rather than a token to search for', () => {
+  const data = fixture();
+  data.excerpts[1] = { ...data.excerpts[1]!, anchor: 'if svcInfo.SessionAffinityType() == v1.ServiceAffinityClientIP && len(allLocallyReachableEndpoints) > 0 {' };
+  rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'fixture-code/two', field: 'anchor' }, /never a whole statement/);
 });
 
 test('rejects an excerpt file whose source is unknown', () => {
@@ -247,4 +255,35 @@ test('must never change: every cited excerpt exists and links to its own anchor 
         assert.equal(ref.href, `${ref.source.page}/#${ref.excerpt.id}`);
       }
     }
+});
+
+test('loading a content folder runs each rule exactly once', async (t) => {
+  const rules = CHECKS as Check[];
+  const original = [...rules];
+  const runs = new Map<string, number>();
+  rules.forEach((rule, i) => {
+    rules[i] = (data, problems) => {
+      runs.set(rule.name, (runs.get(rule.name) ?? 0) + 1);
+      rule(data, problems);
+    };
+  });
+  t.after(() => rules.splice(0, rules.length, ...original));
+  await loadTable('content');
+  assert.equal(runs.size, original.length, 'every rule ran');
+  for (const [name, n] of runs) assert.equal(n, 1, `${name} ran ${n} times`);
+});
+
+test('the navigation comes from page frontmatter: menu pages in order, then search; sections mark the current entry', async () => {
+  const model = await loadTable('content');
+  const menu = model.pages.filter((p) => p.menu);
+  assert.deepEqual(model.nav.map((n) => n.href), [...menu.map((p) => p.path), 'search/']);
+  for (const page of model.pages.filter((p) => p.id.startsWith('keps/'))) assert.equal(page.section, 'readings', page.id);
+});
+
+test('a content error is an AstroError with a hint, its message starting at the first problem\'s file:line:column', () => {
+  const err = new ContentError([{ file: 'content/a.yaml', line: 3, col: 5, field: 'x', problem: 'FIXTURE problem' }, { file: 'content/b.yaml', problem: 'FIXTURE other' }]);
+  assert.ok(err instanceof AstroError);
+  assert.equal(err.message.split('\n')[0], 'content/a.yaml:3:5: field "x": FIXTURE problem');
+  assert.match(err.hint ?? '', /line and column/);
+  assert.deepEqual(err.loc, { file: resolve('content/a.yaml'), line: 3, column: 5 });
 });

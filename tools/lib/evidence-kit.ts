@@ -14,10 +14,13 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
 import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
-import { displayPath, PATHS, plainRender, readAxes, readBackends, type AxisEntry, type BackendEntry } from '../../src/lib/content/read.ts';
+import { displayPath } from '../../src/lib/content/read.ts';
+import { plainRender } from '../../src/lib/content/inline.ts';
+import { PATHS, readCollection } from '../../src/lib/content/collections.ts';
+import type { AxisEntry, BackendEntry } from '../../src/lib/content/entries.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { evidenceSchema, type Evidence } from '../../src/lib/content/schemas.ts';
-import { readOutput, sha256 } from '../../src/lib/content/evidence-reading.ts';
+import { readOutput, sha256 } from '../../src/lib/content/evidence/index.ts';
 import type { YamlFile } from '../../src/lib/content/yaml.ts';
 
 interface Env { values: Map<string, string>; lines: Map<string, number>; file: string }
@@ -203,8 +206,8 @@ function plan(capture: Capture, content: string, backends: BackendEntry[], axes:
       problems.push({ ...where('measure', 'exercise'), problem: `exercise ${cell.exercise} does not measure this cell; exercise ${target.measure.exercise} does` });
     else if (target.measure.evidence !== undefined)
       problems.push({ ...where('measure', 'evidence'), problem: `this cell already has evidence "${target.measure.evidence}"; remove it first to replace it` });
-    const { problem } = readOutput(cell.exercise, cell.backend, cell.output);
-    if (problem) problems.push({ file: displayPath(join(cell.dir, 'output')), line: 1, col: 1, row: cell.axis, column: cell.backend, field: 'output', problem });
+    const { problem, line } = readOutput(cell.exercise, cell.backend, cell.output);
+    if (problem) problems.push({ file: displayPath(join(cell.dir, 'output')), line: line ?? 1, col: 1, row: cell.axis, column: cell.backend, field: 'output', problem });
 
     const capturedAt = env.get('captured_at') ?? '';
     const id = `ex${cell.exercise}-${cell.backend}-${capturedAt.slice(0, 10)}`;
@@ -245,7 +248,7 @@ export function evidenceYaml(id: string, ev: Evidence): string {
 export async function addCapture(captureDir: string, content: string): Promise<Added[]> {
   const problems: Problem[] = [];
   const capture = readCapture(captureDir, problems);
-  const [backends, axes] = await Promise.all([readBackends(content), readAxes(content, plainRender)]);
+  const [backends, axes] = await Promise.all([readCollection('backends', content, plainRender), readCollection('axes', content, plainRender)]);
   problems.push(...backends.problems, ...axes.problems);
   const axesYaml = axes.files[0];
   if (!capture || !axesYaml || problems.length > 0) throw new ContentError(problems);
@@ -269,7 +272,7 @@ export async function addCapture(captureDir: string, content: string): Promise<A
     writeFileSync(axesAbs, before);
     throw error;
   }
-  const after = (await readAxes(content, plainRender)).files[0]!;
+  const after = (await readCollection('axes', content, plainRender)).files[0]!;
   return plans.map((p) => {
     const pos = after.at([p.axis.index, 'cells', p.cell.backend, 'measure', 'evidence']);
     return { id: p.id, file: displayPath(p.abs), axis: p.axis.id, backend: p.cell.backend, axesAt: `${after.file}:${pos.line}:${pos.col}` };

@@ -1,10 +1,19 @@
 // The rules a schema alone cannot see, because they join two entries or two files. One small
 // function per rule; each adds located problems (file, line, row, column, field) and says what to do.
-import type { ContentData, Origin } from './read.ts';
-import { PATHS } from './read.ts';
+import type { Origin } from './entries.ts';
+import { PATHS, type ContentData } from './collections.ts';
 import type { Problems, YamlPath } from './errors.ts';
+import { scanInline, type UnmarkedAt } from './page-scan.ts';
+import { citeTargets } from './citations.ts';
 
-type Check = (data: ContentData, problems: Problems) => void;
+/**
+ * The claims rule (docs/claims.md): on every page that makes claims, and in every row summary, each
+ * paragraph, list item and table row cites or is marked as our reading. On: it is how the site
+ * keeps every sentence as strong as its source.
+ */
+export const ENFORCE_CLAIMS = true;
+
+export type Check = (data: ContentData, problems: Problems) => void;
 
 /** A list entry's place: its file, and the path inside it (the entry's index first). */
 const at = (o: Origin, ...path: YamlPath) => ({ file: o.file, at: [o.index, ...path] });
@@ -141,7 +150,7 @@ export const evidenceMatchesItsCell: Check = (data, problems) => {
       const where = { ...at(axis, 'cells', column, 'measure', 'evidence'), row: axis.id, column, field: 'measure.evidence' };
       const ev = evidence.get(id);
       if (!ev) {
-        problems.add(where, `no evidence file "${id}" in content/evidence/; capture it (README: adding evidence) or remove the line`);
+        problems.add(where, `no evidence file "${id}" in content/evidence/; capture it (docs/evidence.md) or remove the line`);
         continue;
       }
       const mismatch: string[] = [];
@@ -202,12 +211,98 @@ export const excerptIdsAreNotHeadingIds: Check = (data, problems) => {
   }
 };
 
+// The claims syntax (docs/claims.md): cited ids resolve, and prose cites or says it is our reading.
+
+const CITE_HINT = 'cite an excerpt "<source>/<excerpt>" (content/excerpts/<source>.yaml), a row "row/<row>" or evidence "evidence/<id>"';
+const CLAIM_HINT =
+  'add :cite[<source>/<excerpt>] after the words it supports, mark our own inference :reading[...] (or put it in a :::reading block), ' +
+  'or, only if it makes no claim (it introduces what follows, or navigates), put it in an :::intro block (docs/claims.md)';
+
+const unmarkedProblem = (u: UnmarkedAt, what = `${u.kind} "${u.text}"`) => `${what} neither cites nor is marked as our reading: ${CLAIM_HINT}`;
+
+/** The inline Markdown fields of the YAML, each with its place: row summaries, cells' text, excerpts' text. */
+function* inlineFields(data: ContentData) {
+  for (const axis of data.axes) {
+    yield { origin: axis, path: ['summary'], md: axis.summary, row: axis.id, field: 'summary' };
+    for (const [column, cell] of Object.entries(axis.cells)) {
+      // Every text of a cell is inline Markdown (answer, and a short answer if there is one); cites are ids.
+      for (const [key, value] of Object.entries(cell))
+        if (typeof value === 'string') yield { origin: axis, path: ['cells', column, key], md: value, row: axis.id, column, field: key };
+      if (cell.measure) yield { origin: axis, path: ['cells', column, 'measure', 'how'], md: cell.measure.how, row: axis.id, column, field: 'measure.how' };
+    }
+  }
+  for (const e of data.excerpts)
+    for (const key of ['quote', 'note', 'answers'] as const) {
+      const md = e[key];
+      if (md !== undefined) yield { origin: e, path: [key], md, row: `${e.source}/${e.id}`, field: key };
+    }
+}
+
+export const citedIdsResolve: Check = (data, problems) => {
+  const targets = citeTargets(data);
+  for (const page of data.pages)
+    for (const cite of page.cites)
+      if (!targets.has(cite.id))
+        problems.add({ file: page.file, line: cite.line, col: cite.col, field: ':cite' }, `unknown cited id "${cite.id}": ${CITE_HINT}`);
+  for (const f of inlineFields(data)) {
+    if (!f.md.includes(':cite[')) continue; // most fields cite nothing: no need to parse them
+    const seen = new Map<string, number>();
+    for (const cite of scanInline(f.md).cites) {
+      const nth = seen.get(cite.id) ?? 0;
+      seen.set(cite.id, nth + 1);
+      if (!targets.has(cite.id))
+        problems.add({ ...at(f.origin, ...f.path), seek: { text: cite.id, nth }, row: f.row, column: f.column, field: f.field },
+          `unknown cited id "${cite.id}" in :cite[...]: ${CITE_HINT}`);
+    }
+  }
+};
+
+export const claimPagesCiteOrMark: Check = (data, problems) => {
+  if (!ENFORCE_CLAIMS) return;
+  for (const page of data.pages)
+    if (page.data.claims !== false)
+      for (const u of page.unmarked) problems.add({ file: page.file, line: u.line, col: u.col }, unmarkedProblem(u));
+};
+
+export const summariesCiteOrMark: Check = (data, problems) => {
+  if (!ENFORCE_CLAIMS) return;
+  for (const axis of data.axes)
+    for (const u of scanInline(axis.summary).unmarked)
+      problems.add({ ...at(axis, 'summary'), row: axis.id, field: 'summary' }, unmarkedProblem(u, `the summary "${u.text}"`));
+};
+
+/** An anchor is a token to search for (`KUBE-SVC-`, `"statistic"`, a function name), not a statement. */
+const ANCHOR_MAX = 80;
+
+export const codeNotesHaveAnchors: Check = (data, problems) => {
+  for (const e of data.excerpts) {
+    const row = `${e.source}/${e.id}`;
+    if (e.note !== undefined && e.anchor === undefined)
+      problems.add({ ...at(e, 'note'), row, field: 'anchor' },
+        'a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines ' +
+        '(e.g. a chain prefix or a function name, never a whole statement), so anyone can re-find them at the pinned commit');
+    else if (e.anchor !== undefined && (e.anchor.length > ANCHOR_MAX || /\n/.test(e.anchor)))
+      problems.add({ ...at(e, 'anchor'), row, field: 'anchor' },
+        `an anchor is one short token from the lines (an identifier or a string literal, at most ${ANCHOR_MAX} characters on one line), never a whole statement`);
+  }
+};
+
+export const navSectionsAreMenuPages: Check = (data, problems) => {
+  const menu = new Set(data.pages.filter((p) => p.data.menu).map((p) => p.id));
+  for (const page of data.pages)
+    if (page.data.section !== undefined && !menu.has(page.data.section))
+      problems.add({ file: page.file, ...page.keys.section, field: 'section' },
+        `no navigation entry "${page.data.section}": section names a page with "menu: true" (${listOf(menu)})`);
+};
+
 /** Every rule, in the order an author meets the files. */
 export const CHECKS: readonly Check[] = [
-  uniqueSourceIds, excerptFilesNameASource, uniqueExcerptIds, quotesOnlyFromPinnedCopies, oneAnchorPerPage,
+  uniqueSourceIds, excerptFilesNameASource, uniqueExcerptIds, quotesOnlyFromPinnedCopies, codeNotesHaveAnchors, oneAnchorPerPage,
   uniqueBackendIds, formerBackendIdsAreFree, formerBackendIdsClaimedOnce,
   uniqueAxisIds, formerAxisIdsAreFree, formerAxisIdsClaimedOnce, cellsNameKnownBackends, everyRowHasEveryCell, citesResolve, measuredOnlyInRunColumns,
   evidenceMatchesItsCell, evidenceIsClaimed, sourcePagesExist, readingPagesEmbedTheirExcerpts, excerptIdsAreNotHeadingIds,
+  navSectionsAreMenuPages,
+  citedIdsResolve, summariesCiteOrMark, claimPagesCiteOrMark,
 ];
 
 export function checkContent(data: ContentData, problems: Problems): void {

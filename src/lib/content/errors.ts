@@ -1,3 +1,6 @@
+import { resolve } from 'node:path';
+import { AstroError } from 'astro/errors';
+
 // Content problems, located: the file, the line and column when known (file:line:column, which
 // editors and terminals turn into a link), and the row, column and field where they apply.
 
@@ -28,15 +31,27 @@ export function describe(p: Problem): string {
   return `${at}: ${parts.length > 0 ? `${parts.join(', ')}: ` : ''}${p.problem}`;
 }
 
-/** Thrown with every problem found, so an author fixes them in one pass. No stack: it is about content. */
-export class ContentError extends Error {
+export const CONTENT_HINT =
+  'Fix each problem in the file at the line and column given (most messages say how). In `npm run dev` the page ' +
+  'recovers as soon as the file is saved. The content model and its rules: docs/authoring.md.';
+
+/**
+ * Thrown with every problem found, so an author fixes them in one pass. Astro's public AstroError,
+ * as Starlight's errors are: Astro prints "[ContentError]", the message and the hint, and the dev
+ * overlay opens the first problem's file at its line (`loc`). The message's first line is that
+ * problem, file:line:column first. No stack: it is about content, and a stack through Astro's
+ * internals would only hide it.
+ */
+export class ContentError extends AstroError {
   readonly problems: Problem[];
+  readonly loc: { file: string; line: number; column: number } | undefined;
   constructor(problems: Problem[]) {
-    const lines = problems.map((p) => `  ${describe(p)}`);
-    super(`Invalid content (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
+    const n = problems.length;
+    super(`${problems.map(describe).join('\n')}${n > 1 ? `\n(${n} content problems)` : ''}`, CONTENT_HINT);
     this.name = 'ContentError';
     this.problems = problems;
-    // The message is the whole story; a stack through Astro's internals would only hide it.
+    const first = problems[0];
+    this.loc = first?.line === undefined ? undefined : { file: resolve(first.file), line: first.line, column: first.col ?? 1 };
     this.stack = '';
   }
 }
@@ -45,8 +60,14 @@ export class ContentError extends Error {
 export const fieldName = (path: YamlPath): string =>
   path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${k}` : k), '');
 
-/** Finds the line and column of a path inside a content file, when the file was read with positions. */
-export type Locator = (file: string, path: YamlPath) => { line: number; col: number } | undefined;
+/** Text to find inside the value at a path: its `nth` occurrence (0 = the first), e.g. a cited id in a cell's answer. */
+export interface Seek { text: string; nth?: number }
+
+/**
+ * Finds the line and column of a path inside a content file, when the file was read with
+ * positions; with `seek`, of that text inside the path's value (else of the path itself).
+ */
+export type Locator = (file: string, path: YamlPath, seek?: Seek) => { line: number; col: number } | undefined;
 
 /** Collects problems; `throwIfAny` ends a validation pass. `at` is resolved to a line by the locator. */
 export class Problems {
@@ -55,9 +76,9 @@ export class Problems {
   constructor(locate: Locator = () => undefined) {
     this.locate = locate;
   }
-  add(where: Where & { at?: YamlPath }, problem: string): void {
-    const { at, ...rest } = where;
-    const pos = at !== undefined && rest.line === undefined ? this.locate(rest.file, at) : undefined;
+  add(where: Where & { at?: YamlPath; seek?: Seek }, problem: string): void {
+    const { at, seek, ...rest } = where;
+    const pos = at !== undefined && rest.line === undefined ? this.locate(rest.file, at, seek) : undefined;
     this.list.push({ ...rest, ...pos, problem });
   }
   addAll(problems: Iterable<Problem>): void {

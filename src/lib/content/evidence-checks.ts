@@ -1,20 +1,21 @@
 // The rules one evidence file must keep on its own, run by its reader (read.ts) so the build fails
-// naming the file and the field: its output shows what its exercise looks at (evidence-reading.ts),
+// naming the file and the field: its output shows what its exercise looks at (evidence/index.ts),
 // its recorded checksum still matches its output, and its recorded mode is its column.
 import type { Evidence } from './schemas.ts';
 import type { Problem } from './errors.ts';
 import type { YamlFile } from './yaml.ts';
-import { readOutput, sha256 } from './evidence-reading.ts';
+import { readOutput, sha256, type Reading } from './evidence/index.ts';
 
-export function evidenceOutputProblems(ev: Evidence, yaml: YamlFile): Problem[] {
+/** The evidence file's problems, and what its output shows (read here once, kept on the entry). */
+export function readEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: Problem[]; reading?: Reading } {
   const problems: Problem[] = [];
   const add = (field: keyof Evidence, problem: string) =>
     problems.push({ file: yaml.file, ...yaml.at([field]), row: ev.axis, column: ev.backend, field, problem });
-  const { problem } = readOutput(ev.exercise, ev.backend, ev.output);
-  if (problem) add('output', `${problem}; capture it again with tools/capture/kube-proxy-evidence.sh`);
+  const { problem, line, reading } = readOutput(ev.exercise, ev.backend, ev.output);
+  if (problem) add('output', `${line !== undefined ? `output line ${line}: ` : ''}${problem}; capture it again with tools/capture/kube-proxy-evidence.sh`);
   if (ev.sha256 !== undefined && sha256(ev.output) !== ev.sha256)
     add('output', `output was edited after capture: its sha256 is ${sha256(ev.output)}, the capture recorded ${ev.sha256}; restore the captured output`);
   if (ev.mode !== undefined && ev.mode !== ev.backend)
     add('mode', `captured with kube-proxy in mode "${ev.mode}", but this is evidence for the "${ev.backend}" column`);
-  return problems;
+  return { problems, ...(reading && { reading }) };
 }

@@ -3,8 +3,7 @@
 // `astro dev` every page shows them in the error overlay until the file is fixed.
 import { getCollection, getEntry } from 'astro:content';
 import { ContentError } from './errors.ts';
-import { assembleTable, type TableModel } from './model.ts';
-import type { ContentData } from './read.ts';
+import { assembleTable, type TableModel, type ModelInput } from './model.ts';
 
 const inOrder = <T extends { file: string; index: number }>(xs: T[]) =>
   xs.sort((a, b) => a.file.localeCompare(b.file) || a.index - b.index);
@@ -12,13 +11,14 @@ const inOrder = <T extends { file: string; index: number }>(xs: T[]) =>
 async function load(): Promise<TableModel> {
   const problems = (await getEntry('problems', 'all'))?.data.list ?? [];
   if (problems.length > 0) throw new ContentError(problems);
-  const content: Omit<ContentData, 'pages'> = {
+  const content: ModelInput = {
     site: (await getEntry('site', 'site'))!.data,
     sources: inOrder((await getCollection('sources')).map((e) => e.data)),
     backends: inOrder((await getCollection('backends')).map((e) => e.data)),
     axes: inOrder((await getCollection('axes')).map((e) => e.data)),
     excerpts: inOrder((await getCollection('excerpts')).map((e) => e.data)),
     evidence: (await getCollection('evidence')).map((e) => e.data).sort((a, b) => a.id.localeCompare(b.id)),
+    pages: (await getCollection('pages')).map((e) => ({ id: e.id, data: e.data })),
   };
   return assembleTable(content);
 }

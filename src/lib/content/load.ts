@@ -3,15 +3,17 @@
 // cross-file rules (checks.ts). Problems come out in the same located format.
 import type { Problem } from './errors.ts';
 import { ContentError, Problems, sortProblems, type Locator } from './errors.ts';
-import { readAll, readSources, readExcerpts, readAxes, plainRender, type ContentData, type Render, type Read } from './read.ts';
+import { plainRender, type Render } from './inline.ts';
+import type { Read } from './entries.ts';
+import { readAll, readCollection, type ContentData } from './collections.ts';
 import { checkContent } from './checks.ts';
-import { buildComparison, type TableModel } from './model.ts';
+import { assembleTable, type TableModel } from './model.ts';
 import type { YamlFile } from './yaml.ts';
 
 /** A locator over the YAML files read: file + path -> line and column. */
 export function locatorFor(files: YamlFile[]): Locator {
   const byFile = new Map(files.map((f) => [f.file, f]));
-  return (file, path) => byFile.get(file)?.at(path);
+  return (file, path, seek) => byFile.get(file)?.at(path, seek);
 }
 
 /**
@@ -33,21 +35,21 @@ export async function loadContent(dir: string, render: Render = plainRender): Pr
   const data: ContentData = {
     site: read.site.entries[0]!, sources: read.sources.entries, backends: read.backends.entries, axes: read.axes.entries,
     excerpts: read.excerpts.entries, evidence: read.evidence.entries, pages: read.pages.entries,
-  };
+  } satisfies { [K in keyof typeof read]: unknown };
   if (!data.site) throw new ContentError(readProblems);
   const problems = combine(readProblems, data, locatorFor(all.flatMap((r) => r.files)));
   if (problems.length > 0) throw new ContentError(problems);
   return data;
 }
 
-/** The table of a content folder, as the site builds it. */
+/** The table of a content folder, as the site builds it (loadContent has run every rule, once). */
 export async function loadTable(dir: string, render: Render = plainRender): Promise<TableModel> {
-  return buildComparison(await loadContent(dir, render));
+  return assembleTable(await loadContent(dir, render));
 }
 
 /** Only sources.yaml and excerpts/*.yaml, validated by their schemas (what the quote check needs). */
 export async function loadSourcesAndExcerpts(dir: string): Promise<Pick<ContentData, 'sources' | 'excerpts'>> {
-  const [sources, excerpts] = await Promise.all([readSources(dir), readExcerpts(dir, plainRender)]);
+  const [sources, excerpts] = await Promise.all([readCollection('sources', dir, plainRender), readCollection('excerpts', dir, plainRender)]);
   const problems = [...sources.problems, ...excerpts.problems];
   if (problems.length > 0) throw new ContentError(sortProblems(problems));
   return { sources: sources.entries, excerpts: excerpts.entries };

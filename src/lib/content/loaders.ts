@@ -12,11 +12,11 @@ import { glob, type Loader, type LoaderContext } from 'astro/loaders';
 import { ContentError, type Problem } from './errors.ts';
 import { combine, locatorFor } from './load.ts';
 import { siteRender } from './render.ts';
-import { readPage, type ContentData, type Read, type Render, type PageEntry } from './read.ts';
+import { readPage } from './read.ts';
+import type { Render } from './inline.ts';
+import type { Read, PageEntry } from './entries.ts';
+import { COLLECTIONS, COLLECTION_NAMES as NAMES, type CollectionName, type ContentData } from './collections.ts';
 import { settleChanges } from './settle.ts';
-
-export type CollectionName = 'site' | 'sources' | 'backends' | 'axes' | 'excerpts' | 'evidence' | 'pages';
-const NAMES: readonly CollectionName[] = ['site', 'sources', 'backends', 'axes', 'excerpts', 'evidence', 'pages'];
 
 /** What every loader has read most recently; runs the rules once all have reported. */
 class Session {
@@ -39,14 +39,10 @@ class Session {
     this.#listeners.add(listener);
   }
   problems(): Problem[] {
-    const get = <T>(name: CollectionName) => (this.reads.get(name) as Read<T> | undefined) ?? { entries: [], problems: [], files: [] };
-    const all = NAMES.map((n) => get<unknown>(n));
-    const data = {
-      site: get<ContentData['site']>('site').entries[0]!, sources: get<ContentData['sources'][number]>('sources').entries,
-      backends: get<ContentData['backends'][number]>('backends').entries, axes: get<ContentData['axes'][number]>('axes').entries,
-      excerpts: get<ContentData['excerpts'][number]>('excerpts').entries, evidence: get<ContentData['evidence'][number]>('evidence').entries,
-      pages: get<PageEntry>('pages').entries,
-    } satisfies ContentData;
+    const get = (name: CollectionName) => this.reads.get(name) ?? { entries: [], problems: [], files: [] };
+    const all = NAMES.map(get);
+    const lists = Object.fromEntries(NAMES.map((n) => [n, get(n).entries]));
+    const data = { ...lists, site: lists.site![0] } as ContentData;
     return combine(all.flatMap((r) => r.problems), data, locatorFor(all.flatMap((r) => r.files)));
   }
 }
@@ -80,29 +76,29 @@ function batched(fn: () => Promise<void>, onError: (e: unknown) => void): () => 
 }
 
 /**
- * A YAML collection: `path` (a file or a folder, relative to the content folder) is read by
- * `read`, each valid entry stored under `idOf(entry)`; in dev, any change under `path` re-reads it.
+ * A YAML collection of the registry (collections.ts): its file or folder is read by its reader,
+ * each valid entry stored under its id; in dev, any change under that path re-reads it.
  */
-export function yamlCollection<T extends object>(
-  name: CollectionName, contentDir: string, path: string,
-  read: (dir: string, render: Render) => Promise<Read<T>>, idOf: (entry: T) => string,
-): Loader {
+export function yamlCollection(name: Exclude<CollectionName, 'pages'>, contentDir: string): Loader {
+  const { path, read, id } = COLLECTIONS[name] as unknown as {
+    path: string; read: (abs: string, render: Render) => Promise<Read<object>>; id: (entry: object) => string;
+  };
+  const watched = resolve(contentDir, path);
   return {
     name: `yaml-${name}`,
     load: async (ctx) => {
       const sync = async () => {
-        const result = await read(contentDir, renderWith(ctx));
+        const result = await read(watched, renderWith(ctx));
         ctx.store.clear();
         for (const entry of result.entries) {
-          const data = entry as unknown as Record<string, unknown>;
-          ctx.store.set({ id: idOf(entry), data, digest: ctx.generateDigest(data) });
+          const data = entry as Record<string, unknown>;
+          ctx.store.set({ id: id(entry), data, digest: ctx.generateDigest(data) });
         }
         if (result.entries.length === 0) keepEmptyCollection(ctx);
         session.report(name, result);
       };
       await sync();
       if (!ctx.watcher) return;
-      const watched = resolve(contentDir, path);
       ctx.watcher.add(watched);
       const resync = batched(sync, (e) => ctx.logger.error(String(e)));
       ctx.watcher.on('all', (_event, changed) => {
@@ -116,8 +112,8 @@ export function yamlCollection<T extends object>(
  * The MDX pages: Astro's glob loader, except that frontmatter is validated with located
  * problems, and each page's body is scanned (excerpt embeds, heading ids) for the cross-file rules.
  */
-export function pagesCollection(contentDir: string): Loader {
-  const base = resolve(contentDir, 'pages');
+export function pagesCollection(contentDir: string, path: string): Loader {
+  const base = resolve(contentDir, path);
   const inner = glob({ pattern: '**/*.mdx', base });
   return {
     name: 'pages',

@@ -2,10 +2,13 @@
 // cross-file rule (checks.ts) first and throws a ContentError listing every problem, so what it
 // returns is consistent by construction.
 import { posix } from 'node:path';
-import type { ContentData, ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './read.ts';
+import type { ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './entries.ts';
+import type { ContentData } from './collections.ts';
 import { Problems, type Locator } from './errors.ts';
 import { checkContent } from './checks.ts';
 import { routes } from './routes.ts';
+import { pageModels, navigation, type PageModel, type NavItem } from './pages.ts';
+import type { PageData } from './schemas.ts';
 
 export type Provenance = 'measured' | 'to-measure' | 'cited';
 export const PROVENANCES: readonly Provenance[] = ['measured', 'to-measure', 'cited'];
@@ -58,7 +61,13 @@ export interface TableModel {
   excerpts: Map<string, ExcerptRef>;
   sources: SourceEntry[];
   evidence: EvidenceEntry[];
+  /** The prose pages in reading order, and the primary navigation their frontmatter declares. */
+  pages: PageModel[];
+  nav: NavItem[];
 }
+
+/** What the model needs of the content: every collection, pages by id and frontmatter only. */
+export type ModelInput = Omit<ContentData, 'pages'> & { pages: ReadonlyArray<{ id: string; data: PageData }> };
 
 /** The repository path of an excerpt's file: the source itself, or a sibling such as kep.yaml. */
 export const upstreamPath = (source: Pick<SourceEntry, 'path'>, excerpt: Pick<ExcerptEntry, 'path'>): string =>
@@ -78,7 +87,7 @@ export function buildComparison(data: ContentData, locate?: Locator): TableModel
 }
 
 /** The join itself, on content the checks accepted (the content layer ran them). */
-export function assembleTable(data: Omit<ContentData, 'pages'>): TableModel {
+export function assembleTable(data: ModelInput): TableModel {
   const sources = new Map(data.sources.map((s) => [s.id, s]));
   const excerpts = new Map<string, ExcerptRef>();
   for (const e of data.excerpts) {
@@ -97,7 +106,7 @@ export function assembleTable(data: Omit<ContentData, 'pages'>): TableModel {
     summaryHtml: axis.html.summary,
     cells: data.backends.map((backend): CellModel => {
       const cell = axis.cells[backend.id]!;
-      const html = axis.html.cells[backend.id]!;
+      const html = cell.html;
       const base: CellBase = { backend, answer: cell.answer, answerHtml: html.answer, cites: cell.cites.map((id) => excerpts.get(id)!) };
       let out: CellModel;
       if (!cell.measure) out = { ...base, provenance: 'cited' };
@@ -111,7 +120,8 @@ export function assembleTable(data: Omit<ContentData, 'pages'>): TableModel {
     }),
   }));
 
-  return { site: data.site, backends: data.backends, rows, counts, excerpts, sources: data.sources, evidence: data.evidence };
+  const pages = pageModels(data.pages);
+  return { site: data.site, backends: data.backends, rows, counts, excerpts, sources: data.sources, evidence: data.evidence, pages, nav: navigation(pages) };
 }
 
 /**

@@ -1,64 +1,20 @@
-// Reads the content folder, one collection at a time: YAML parsed with positions, each entry
-// validated by its schema, every problem located (file:line:column, row, column, field). Pure
-// Node, no Astro imports: the content layer's loaders (loaders.ts) and the plain-Node scripts
-// (verify-quotes, the benchmark, unit tests) read through these same functions.
+// The readers, one per kind of content file: YAML parsed with positions, each entry validated by
+// its schema, every problem located (file:line:column, row, column, field). Each takes the
+// absolute path of its file or folder; collections.ts says which path each collection reads.
+// Pure Node, no Astro imports: the content layer's loaders and the tools read through these.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename, extname } from 'node:path';
 import type { z } from 'astro/zod';
 import {
   siteSchema, sourceSchema, excerptSchema, backendSchema, axisSchema, evidenceSchema, pageSchema,
-  type Site, type Source, type Excerpt, type Backend, type Axis, type Evidence, type PageData,
+  type Source, type Excerpt, type Backend, type Axis,
 } from './schemas.ts';
 import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
-import { scanPage, type PageScan } from './page-scan.ts';
-import { evidenceOutputProblems } from './evidence-checks.ts';
-
-/** Renders inline Markdown to HTML. The site passes Astro's own pipeline; scripts, plainRender. */
-export type Render = (markdown: string) => Promise<string>;
-
-/** For plain-Node callers that never render a page: the text, HTML-escaped. */
-export const plainRender: Render = async (md) =>
-  md.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** Where an entry came from: its file and, in a list file, its index. */
-export interface Origin { file: string; index: number }
-
-export interface SiteEntry extends Site { file: string }
-export interface SourceEntry extends Source, Origin {}
-export interface BackendEntry extends Backend, Origin {}
-export interface AxisEntry extends Axis, Origin {
-  html: { summary: string; cells: Record<string, { answer: string; how?: string }> };
-}
-export interface ExcerptEntry extends Excerpt, Origin {
-  /** The source id: an excerpt file is named after its source. */
-  source: string;
-  html: { quote?: string; note?: string; answers: string };
-}
-export interface EvidenceEntry extends Evidence { id: string; file: string }
-export interface PageEntry extends PageScan {
-  /** The page's id in the pages collection: its path under content/pages, without extension. */
-  id: string;
-  file: string;
-  data: PageData;
-}
-
-export interface ContentData {
-  site: SiteEntry;
-  sources: SourceEntry[];
-  excerpts: ExcerptEntry[];
-  backends: BackendEntry[];
-  axes: AxisEntry[];
-  evidence: EvidenceEntry[];
-  pages: PageEntry[];
-}
-
-export interface Read<T> {
-  entries: T[];
-  problems: Problem[];
-  /** Every YAML file read, for locating problems found later (cross-file rules). */
-  files: YamlFile[];
-}
+import { scanPage } from './page-scan.ts';
+import { readEvidenceOutput } from './evidence-checks.ts';
+import { renderInline, type Render } from './inline.ts';
+import type { Origin, SiteEntry, SourceEntry, BackendEntry, AxisEntry, CellEntry, ExcerptEntry, EvidenceEntry, PageEntry, Read } from './entries.ts';
 
 /** A file name for messages: relative to the working directory, as editors expect. */
 export const displayPath = (abs: string): string => relative(process.cwd(), abs) || abs;
@@ -123,59 +79,42 @@ async function readList<S extends z.ZodType, T>(
 const yamlIn = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(dir, f)) : [];
 
-/**
- * Inline Markdown: block syntax at a line's start (a quote that begins "* kube-proxy ...") is
- * escaped so it stays text, and the one paragraph the renderer wraps it in is removed.
- */
-export async function renderInline(render: Render, md: string): Promise<string> {
-  const text = md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');
-  const html = (await render(text)).trim();
-  const m = /^<p>([\s\S]*)<\/p>$/.exec(html);
-  return m && !m[1]!.includes('<p>') ? m[1]! : html;
-}
-
 // ---------------------------------------------------------------------------------------------
-// The collections. Paths are relative to the content folder.
+// One reader per kind of file.
 
-export const PATHS = {
-  site: 'site.yaml',
-  sources: 'sources.yaml',
-  backends: 'comparison/backends.yaml',
-  axes: 'comparison/axes.yaml',
-  excerpts: 'excerpts',
-  evidence: 'evidence',
-  pages: 'pages',
-} as const;
 
-export async function readSite(dir: string): Promise<Read<SiteEntry>> {
+export async function readSite(abs: string): Promise<Read<SiteEntry>> {
   const problems: Problem[] = [];
-  const yaml = readYamlFile(join(dir, PATHS.site), problems);
+  const yaml = readYamlFile(abs, problems);
   if (!yaml || yaml.value === undefined) return { entries: [], problems, files: yaml ? [yaml] : [] };
   const data = validate(yaml, yaml.value, [], -1, siteSchema, docLocate, problems);
   return { entries: data ? [{ ...data, file: yaml.file }] : [], problems, files: [yaml] };
 }
 
-export const readSources = (dir: string): Promise<Read<SourceEntry>> =>
-  readList(join(dir, PATHS.sources), sourceSchema, rowLocate, async (d: Source, o) => ({ ...d, ...o }));
+export const readSources = (abs: string): Promise<Read<SourceEntry>> =>
+  readList(abs, sourceSchema, rowLocate, async (d: Source, o) => ({ ...d, ...o }));
 
-export const readBackends = (dir: string): Promise<Read<BackendEntry>> =>
-  readList(join(dir, PATHS.backends), backendSchema, columnLocate, async (d: Backend, o) => ({ ...d, ...o }));
+export const readBackends = (abs: string): Promise<Read<BackendEntry>> =>
+  readList(abs, backendSchema, columnLocate, async (d: Backend, o) => ({ ...d, ...o }));
 
-export const readAxes = (dir: string, render: Render): Promise<Read<AxisEntry>> =>
-  readList(join(dir, PATHS.axes), axisSchema, axisLocate, async (d: Axis, o) => {
-    const cells: AxisEntry['html']['cells'] = {};
+export const readAxes = (abs: string, render: Render): Promise<Read<AxisEntry>> =>
+  readList(abs, axisSchema, axisLocate, async (d: Axis, o) => {
+    const cells: Record<string, CellEntry> = {};
     for (const [backend, cell] of Object.entries(d.cells)) {
       cells[backend] = {
-        answer: await renderInline(render, cell.answer),
-        ...(cell.measure && { how: await renderInline(render, cell.measure.how) }),
+        ...cell,
+        html: {
+          answer: await renderInline(render, cell.answer),
+          ...(cell.measure && { how: await renderInline(render, cell.measure.how) }),
+        },
       };
     }
-    return { ...d, ...o, html: { summary: await renderInline(render, d.summary), cells } };
+    return { ...d, ...o, cells, html: { summary: await renderInline(render, d.summary) } };
   });
 
-export async function readExcerpts(dir: string, render: Render): Promise<Read<ExcerptEntry>> {
+export async function readExcerpts(folder: string, render: Render): Promise<Read<ExcerptEntry>> {
   const out: Read<ExcerptEntry> = { entries: [], problems: [], files: [] };
-  for (const abs of yamlIn(join(dir, PATHS.excerpts))) {
+  for (const abs of yamlIn(folder)) {
     const source = basename(abs, extname(abs));
     const read = await readList(abs, excerptSchema, rowLocate, async (d: Excerpt, o) => ({
       ...d, ...o, source,
@@ -192,16 +131,18 @@ export async function readExcerpts(dir: string, render: Render): Promise<Read<Ex
   return out;
 }
 
-export async function readEvidence(dir: string): Promise<Read<EvidenceEntry>> {
+export async function readEvidence(folder: string): Promise<Read<EvidenceEntry>> {
   const out: Read<EvidenceEntry> = { entries: [], problems: [], files: [] };
-  for (const abs of yamlIn(join(dir, PATHS.evidence))) {
+  for (const abs of yamlIn(folder)) {
     const yaml = readYamlFile(abs, out.problems);
     if (!yaml) continue;
     out.files.push(yaml);
     if (yaml.value === undefined) continue;
     const data = validate(yaml, yaml.value, [], -1, evidenceSchema, docLocate, out.problems);
-    if (data) out.problems.push(...evidenceOutputProblems(data, yaml));
-    if (data) out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file });
+    if (!data) continue;
+    const { problems, reading } = readEvidenceOutput(data, yaml);
+    out.problems.push(...problems);
+    out.entries.push({ ...data, id: basename(abs, extname(abs)), file: yaml.file, ...(reading && { reading }) });
   }
   return out;
 }
@@ -220,12 +161,15 @@ export function readPage(id: string, abs: string, text: string): { entry?: PageE
   if (yaml.problems.length > 0) return { problems };
   const data = validate(yaml, yaml.value ?? {}, [], -1, pageSchema, docLocate, problems);
   if (!data) return { problems };
-  return { entry: { id, file, data, ...scanPage(text) }, problems };
+  const keys = Object.fromEntries(Object.keys(data).flatMap((k) => {
+    const pos = yaml.at([k]);
+    return pos ? [[k, pos]] : [];
+  }));
+  return { entry: { id, file, data, keys, ...scanPage(text) }, problems };
 }
 
-export async function readPages(dir: string): Promise<Read<PageEntry>> {
+export async function readPages(root: string): Promise<Read<PageEntry>> {
   const out: Read<PageEntry> = { entries: [], problems: [], files: [] };
-  const root = join(dir, PATHS.pages);
   const walk = (d: string): string[] =>
     existsSync(d)
       ? readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.mdx') ? [join(d, e.name)] : []))
@@ -237,12 +181,4 @@ export async function readPages(dir: string): Promise<Read<PageEntry>> {
     out.problems.push(...problems);
   }
   return out;
-}
-
-/** Every collection of a content folder, read from disk (the plain-Node path). */
-export async function readAll(dir: string, render: Render = plainRender) {
-  const [site, sources, backends, axes, excerpts, evidence, pages] = await Promise.all([
-    readSite(dir), readSources(dir), readBackends(dir), readAxes(dir, render), readExcerpts(dir, render), readEvidence(dir), readPages(dir),
-  ]);
-  return { site, sources, backends, axes, excerpts, evidence, pages };
 }

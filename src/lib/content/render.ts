@@ -1,19 +1,20 @@
 // Inline Markdown from YAML, rendered by the site's configured Markdown processor and plugins.
 import type { AstroConfig, AstroUserConfig } from 'astro';
-import type { Render } from './read.ts';
+import type { Render } from './inline.ts';
 
 /** The markdown config, as astro.config.mjs writes it or as Astro resolves it; it needs a processor. */
 type Markdown = NonNullable<AstroUserConfig['markdown']> & Pick<AstroConfig['markdown'], 'processor'>;
 
 /**
  * One line of words in which neither Markdown nor HTML finds any syntax: letters, digits, spaces and
- * sentence punctuation, no link a GFM autolink could see. The processor renders such a line as one
+ * sentence punctuation, no link a GFM autolink could see, no colon before a letter (a directive,
+ * :cite[…]). The processor renders such a line as one
  * paragraph of the same text (smartypants is off), so it is not run for it: half of the fields are
  * such lines, and rendering them was a third of the content sync of a clean build. A unit test
  * renders every such field of content/ both ways (tests/unit/markdown.test.ts).
  */
 export const isPlainLine = (md: string): boolean =>
-  /^[\p{L}\p{N} ,.;:'"?()%=+/-]*$/u.test(md) && !/(?:https?|ftp|mailto):|www\./i.test(md);
+  /^[\p{L}\p{N} ,.;:'"?()%=+/-]*$/u.test(md) && !/(?:https?|ftp|mailto):|www\.|:\p{L}/iu.test(md);
 
 /**
  * The processor of astro.config.mjs, with typographic quotes off: these fields hold verbatim

@@ -7,6 +7,16 @@ const row = (id: string) => `rows/${id}/`;
 export const routes = {
   home: '',
   search: 'search/',
+  /** Served by static hosts for any missing path. */
+  notFound: '404.html',
+  favicon: 'favicon.svg',
+  sitemap: 'sitemap-index.xml',
+  /** The table as data. */
+  json: 'comparison.json',
+  csv: 'comparison.csv',
+  /** Pagefind's Component UI, written by the build into pagefind/ (src/integrations/pagefind.ts). */
+  searchScript: 'pagefind/pagefind-component-ui.js',
+  searchStyles: 'pagefind/pagefind-component-ui.css',
   /** A row's anchor in the table on the home page. */
   rowAnchor: (row: string) => `#${row}`,
   /**

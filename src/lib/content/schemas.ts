@@ -42,6 +42,8 @@ export const excerptSchema = z
     /** Where a quote breaks off mid-sentence (mid-line in YAML or code); shown as an ellipsis there. */
     cut: z.enum(['start', 'end', 'both']).optional(),
     note: z.string().min(1).optional(),
+    /** A code note's short verbatim identifier or string literal from its lines, to re-find them (required on notes: checks.ts). */
+    anchor: z.string().min(1).optional(),
     answers: z.string().min(1),
   })
   .refine((e) => (e.quote === undefined) !== (e.note === undefined), {
@@ -77,6 +79,7 @@ export const measureSchema = z.strictObject({
 });
 
 export const cellSchema = z.strictObject({
+  short: z.string().optional(),
   answer: z.string().min(1),
   cites: z.array(z.string().min(1)).min(1, 'every cell cites at least one excerpt'),
   measure: measureSchema.optional(),
@@ -121,8 +124,18 @@ export const pageSchema = z.strictObject({
   order: z.number(),
   /** Short label for navigation; defaults to the title. */
   nav: z.string().optional(),
+  /** Listed in the site's primary navigation (in `order`). */
+  menu: z.boolean().default(false),
+  /** The navigation entry this page belongs under (a `menu: true` page's id); a menu page heads its own. */
+  section: z.string().min(1).optional(),
   /** Show a table of contents (long pages). */
   toc: z.boolean().default(true),
+  /**
+   * Whether the page makes claims about upstream, so that every paragraph and list item must cite
+   * or be marked as our reading (docs/claims.md). Only a page that reproduces a text verbatim (the
+   * exercise, the seed) says `claims: false`.
+   */
+  claims: z.boolean().default(true),
 });
 
 export type Site = z.infer<typeof siteSchema>;

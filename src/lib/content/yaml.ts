@@ -1,7 +1,7 @@
 // One YAML file, parsed with positions: `at(path)` gives the line and column of the deepest part
 // of a path that exists (a field's key, a list item), so every problem can point at its line.
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
-import type { Problem, YamlPath } from './errors.ts';
+import type { Problem, Seek, YamlPath } from './errors.ts';
 
 export interface Pos { line: number; col: number }
 
@@ -11,7 +11,8 @@ export interface YamlFile {
   value: unknown;
   /** Parse errors, each with its line and column. */
   problems: Problem[];
-  at(path: YamlPath): Pos;
+  /** Where a path is (its key, or list item); with `seek`, where that text is inside its value. */
+  at(path: YamlPath, seek?: Seek): Pos;
 }
 
 export function parseYaml(text: string, file: string, lineOffset = 0): YamlFile {
@@ -29,21 +30,31 @@ export function parseYaml(text: string, file: string, lineOffset = 0): YamlFile 
     problem: `malformed YAML: ${e.message.split('\n')[0]} (fix the syntax on this line)`,
   }));
 
-  const at = (path: YamlPath): Pos => {
+  const at = (path: YamlPath, seek?: Seek): Pos => {
     let node: unknown = doc.contents;
     let found = node && isNodeWithRange(node) ? pos(node.range[0]) : { line: 1 + lineOffset, col: 1 };
+    let whole = true;
     for (const key of path) {
       if (isMap(node)) {
         const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
-        if (!pair) break;
+        if (!pair) { whole = false; break; }
         if (isNodeWithRange(pair.key)) found = pos(pair.key.range[0]);
         node = pair.value;
       } else if (isSeq(node) && typeof key === 'number') {
         const item = node.items[key];
-        if (!item) break;
+        if (!item) { whole = false; break; }
         if (isNodeWithRange(item)) found = pos(item.range[0]);
         node = item;
-      } else break;
+      } else { whole = false; break; }
+    }
+    // The text as written inside the value's range (a cited id is written verbatim in any scalar style).
+    if (seek && whole && isNodeWithRange(node)) {
+      let i = node.range[0] - 1;
+      for (let n = 0; n <= (seek.nth ?? 0); n++) {
+        i = text.indexOf(seek.text, i + 1);
+        if (i === -1 || i >= node.range[1]) return found;
+      }
+      return pos(i);
     }
     return found;
   };

@@ -1,0 +1,49 @@
+// What each collection's reader stores: the validated data, where it came from (for located
+// problems), and, for inline Markdown fields, their rendered HTML beside the text it came from.
+import type { Site, Source, Excerpt, Backend, Axis, Cell, Evidence, PageData } from './schemas.ts';
+import type { Problem } from './errors.ts';
+import type { YamlFile } from './yaml.ts';
+import type { PageScan } from './page-scan.ts';
+import type { Reading } from './evidence/index.ts';
+
+/** Where an entry came from: its file and, in a list file, its index. */
+export interface Origin { file: string; index: number }
+
+export interface SiteEntry extends Site { file: string }
+export interface SourceEntry extends Source, Origin {}
+export interface BackendEntry extends Backend, Origin {}
+/** A cell as written, with its rendered answer (and how it is measured) on the cell itself. */
+export interface CellEntry extends Cell {
+  html: { answer: string; how?: string };
+}
+export interface AxisEntry extends Omit<Axis, 'cells'>, Origin {
+  cells: Record<string, CellEntry>;
+  html: { summary: string };
+}
+export interface ExcerptEntry extends Excerpt, Origin {
+  /** The source id: an excerpt file is named after its source. */
+  source: string;
+  html: { quote?: string; note?: string; answers: string };
+}
+export interface EvidenceEntry extends Evidence {
+  id: string;
+  file: string;
+  /** What its output shows, read once when the file is loaded (evidence/, one reader per exercise). */
+  reading?: Reading;
+}
+export interface PageEntry extends PageScan {
+  /** The page's id in the pages collection: its path under content/pages, without extension. */
+  id: string;
+  file: string;
+  data: PageData;
+  /** Where each frontmatter key is written, for located problems. */
+  keys: Record<string, { line: number; col: number }>;
+}
+
+/** What one reader returns: the valid entries, every problem, and the YAML files it read. */
+export interface Read<T> {
+  entries: T[];
+  problems: Problem[];
+  /** Every YAML file read, for locating problems found later (cross-file rules). */
+  files: YamlFile[];
+}

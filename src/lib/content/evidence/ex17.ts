@@ -1,0 +1,69 @@
+// Exercise 17 (nftables, endpoint selection): the `numgen random mod N` verdict maps of
+// `nft list table ip kube-proxy` and the endpoint chains they map to. Pure, no I/O.
+import { missing, type ExerciseReader } from './shared.ts';
+
+export interface NftService {
+  chain: string;
+  /** N of `numgen random mod N`. */
+  modulus: number;
+  /** The verdict map's elements: the number numgen draws, and the endpoint chain it goes to. */
+  endpoints: Array<{ index: number; verdict: string; chain: string; dnat?: string }>;
+  /** The rule as listed. */
+  rule: string;
+}
+
+/** The chains of a listed table: name -> body lines (trimmed). */
+function nftChains(output: string): Map<string, string[]> {
+  const chains = new Map<string, string[]>();
+  let current: string | undefined;
+  let depth = 0;
+  for (const raw of output.split('\n')) {
+    const line = raw.trim();
+    const open = /^chain\s+(\S+)\s*\{$/.exec(line);
+    if (open && current === undefined) {
+      current = open[1]!.replace(/^"(.*)"$/, '$1');
+      chains.set(current, []);
+      depth = 1;
+      continue;
+    }
+    if (current === undefined) continue;
+    depth += (line.match(/\{/g)?.length ?? 0) - (line.match(/\}/g)?.length ?? 0);
+    if (depth <= 0) {
+      current = undefined;
+      continue;
+    }
+    chains.get(current)!.push(line);
+  }
+  return chains;
+}
+
+/** Every chain whose rule draws `numgen random mod N` into a verdict map of endpoint chains. */
+export function readNftTable(output: string): NftService[] {
+  const chains = nftChains(output);
+  const services: NftService[] = [];
+  for (const [chain, body] of chains) {
+    const text = body.join(' ');
+    const m = /numgen random mod (\d+)\s+vmap\s*\{([^}]*)\}/.exec(text);
+    if (!m) continue;
+    const endpoints: NftService['endpoints'] = [];
+    for (const el of m[2]!.split(',')) {
+      const e = /^\s*(\d+)\s*:\s*(goto|jump)\s+(\S+?)\s*$/.exec(el);
+      if (!e) continue;
+      const target = e[3]!.replace(/^"(.*)"$/, '$1');
+      const dnat = chains.get(target)?.map((l) => /\bdnat to (\S+)/.exec(l)?.[1]).find((d) => d !== undefined);
+      endpoints.push({ index: Number(e[1]), verdict: e[2]!, chain: target, ...(dnat && { dnat }) });
+    }
+    const rule = body.find((l) => l.includes('numgen random mod')) ?? m[0];
+    services.push({ chain, modulus: Number(m[1]), endpoints, rule });
+  }
+  return services;
+}
+
+export const ex17: ExerciseReader<{ exercise: 17; services: NftService[] }> = {
+  exercise: 17,
+  expected: 'a chain with a `numgen random mod N vmap { … }` rule mapping to endpoint chains (the output of `nft list table ip kube-proxy`)',
+  read(output) {
+    const services = readNftTable(output).filter((s) => s.endpoints.length > 0);
+    return services.length > 0 ? { reading: { exercise: 17, services } } : missing(this);
+  },
+};

@@ -1,0 +1,104 @@
+// Exercise 18 (endpoint change): what kube-proxy logged, at -v=9, that it handed the kernel for one
+// sync. kube-proxy logs it (pkg/proxy/iptables/proxier.go and pkg/proxy/nftables/proxier.go,
+// syncProxyRules, at kubernetes/kubernetes 6f137b77 and later):
+//   - iptables: "Restoring iptables", key "rules", the iptables-restore input as a []byte (one
+//     quoted line); in releases with contextual logging, through a logger that carries "ipFamily",
+//     which klog prints before "rules";
+//   - nftables: "Running nftables transaction", key "transaction", the transaction as a string (a
+//     multi-line `transaction=<` block), one `<verb> <object> <family> <table> …` line per operation
+//     (kubernetes-sigs/knftables v0.0.22 transaction.go String L61, objects.go writeOperation of a
+//     chain L193-L202 and of a rule L305-L308).
+// The log is a container log file (CRI records, ./cri.ts) of klog entries (./klog.ts); the payload
+// is read by its key and counted: its lines, the chains it declares and the rules it writes. A sync
+// that cannot be read whole, or whose payload counts no rule, refuses the reading: it is not a
+// measurement. Pure, no I/O.
+import { logLines } from './cri.ts';
+import { klogEntries } from './klog.ts';
+import { missing, refuse, type ExerciseReader, type ReadResult } from './shared.ts';
+
+/**
+ * Each backend's sync payload: the message kube-proxy logs at -v=9 with what it writes to the
+ * kernel, the key of the payload, what a payload line counts as (a chain it declares, a rule it
+ * writes), and the words the evidence page uses for them (`code` in backticks).
+ */
+interface PayloadFormat {
+  marker: string;
+  key: string;
+  chain: RegExp;
+  rule: RegExp;
+  words: PayloadWords;
+}
+export interface PayloadWords { payload: string; chains: string; rules: string }
+
+const FORMATS: Readonly<Record<string, PayloadFormat>> = {
+  // iptables-restore input: ":CHAIN policy [counters]" declares a chain; "-A CHAIN …" appends a rule.
+  iptables: {
+    marker: 'Restoring iptables', key: 'rules', chain: /^:/, rule: /^-A /,
+    words: { payload: 'the `iptables-restore` input', chains: 'Chains declared (`:` lines)', rules: 'Rules (`-A` lines)' },
+  },
+  // nft commands: "add|create chain …" declares a chain; "add|insert|replace rule …" writes a rule.
+  nftables: {
+    marker: 'Running nftables transaction', key: 'transaction', chain: /^(?:add|create) chain /, rule: /^(?:add|insert|replace) rule /,
+    words: { payload: 'the `nft` transaction', chains: 'Chains added (`add chain`)', rules: 'Rules written (`add`, `insert`, `replace rule`)' },
+  },
+};
+
+/** The message kube-proxy logs at -v=9 with what it writes to the kernel, per backend. */
+export const SYNC_MARKER: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FORMATS).map(([b, f]) => [b, f.marker]));
+/** The key of that entry's payload, per backend. */
+export const SYNC_KEY: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FORMATS).map(([b, f]) => [b, f.key]));
+
+export interface SyncPayload {
+  marker: string;
+  /** The key the payload was logged under. */
+  key: string;
+  /** The output line the entry starts on. */
+  line: number;
+  /** How klog printed the payload: one quoted line, or its multi-line block. */
+  form: 'quoted' | 'multi-line' | 'plain';
+  /** The IP family the entry was logged for, when the logger carried it. */
+  ipFamily?: string;
+  /** The payload, decoded, one entry per line. */
+  lines: string[];
+  /** Chains the payload declares (iptables ":…" lines; nftables "add chain" operations). */
+  chains: number;
+  /** Rules the payload writes (iptables "-A" lines; nftables "add/insert/replace rule" operations). */
+  rules: number;
+}
+
+/** Every sync payload logged for `backend`, in order, or the first reason one cannot be counted. */
+export function readSyncLog(output: string, backend: string): ReadResult<SyncPayload[]> {
+  const format = FORMATS[backend];
+  if (!format) return missing(ex18);
+  const { marker, key, chain, rule } = format;
+  const log = logLines(output);
+  if (log.problem) return refuse(log.problem, log.line);
+  const klog = klogEntries(log.lines, (message) => message === marker);
+  if (klog.problem) return refuse(klog.problem, klog.line);
+  if (klog.entries.length === 0) return missing(ex18);
+  const syncs: SyncPayload[] = [];
+  for (const entry of klog.entries) {
+    const value = entry.values.get(key);
+    const keys = [...entry.values.keys()];
+    if (!value)
+      return refuse(`the "${marker}" entry has no ${key}= value, which is where kube-proxy logs its payload (this entry's keys: ${keys.join(', ') || 'none'})`, entry.line);
+    const lines = value.text === '' ? [] : value.text.replace(/\n$/, '').split('\n');
+    const chains = lines.filter((l) => chain.test(l)).length;
+    const rules = lines.filter((l) => rule.test(l)).length;
+    if (lines.length === 0) return refuse(`the "${marker}" entry's ${key}= value is empty: it counts no rules, so it measures nothing`, entry.line);
+    if (rules === 0)
+      return refuse(`the "${marker}" entry's ${key}= value counts no rules (${lines.length} line(s), ${chains} chain(s) declared): a payload with no rule measures nothing`, entry.line);
+    const ipFamily = entry.values.get('ipFamily')?.text;
+    syncs.push({ marker, key, line: entry.line, form: value.form, ...(ipFamily !== undefined && { ipFamily }), lines, chains, rules });
+  }
+  return { reading: syncs };
+}
+
+export const ex18: ExerciseReader<{ exercise: 18; words: PayloadWords; syncs: SyncPayload[] }> = {
+  exercise: 18,
+  expected: 'the sync payload kube-proxy logs at -v=9 ("Restoring iptables" with rules= for iptables, "Running nftables transaction" with transaction= for nftables)',
+  read(output, backend) {
+    const r = readSyncLog(output, backend);
+    return r.reading ? { reading: { exercise: 18, words: FORMATS[backend]!.words, syncs: r.reading } } : r;
+  },
+};

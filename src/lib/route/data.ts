@@ -1,0 +1,115 @@
+// Everything a page shows besides its own body, computed once per route (the way Starlight's
+// utils/routing/data.ts does): the page calls routeData() once, which also stores the result in
+// Astro.locals.route, and the layout and every component read it from there. Components fetch
+// nothing.
+import type { AstroGlobal, MarkdownHeading } from 'astro';
+import { getTable } from '../content/index.ts';
+import type { TableModel, RowModel } from '../content/model.ts';
+import type { EvidenceEntry } from '../content/entries.ts';
+import { SEARCH_SECTION, TABLE_SECTION, type NavItem, type PageModel } from '../content/pages.ts';
+import { routes } from '../content/routes.ts';
+import { plainText } from '../markdown.ts';
+import { homeAlt, rowAlt } from '../preview-text.ts';
+import { url } from '../url.ts';
+
+/** What a route is, as its page file knows it. */
+export type RouteSpec =
+  | { kind: 'page'; page: PageModel; headings: MarkdownHeading[] }
+  | { kind: 'row'; row: RowModel; /** Set at an old id's path: the page redirects to the row. */ movedFrom?: string }
+  | { kind: 'evidence'; evidence: EvidenceEntry }
+  | { kind: 'search' }
+  | { kind: 'not-found' };
+
+export interface Link { href: string; title: string }
+
+export interface RouteData {
+  /** The model: the table, its sources and excerpts, the pages. */
+  model: TableModel;
+  /** Site-relative path of this page ("" for home). */
+  path: string;
+  title: string;
+  /** The <title>: the site's title on home, else "<title> · <short title>". */
+  fullTitle: string;
+  description: string;
+  /** Absolute URL of this page (or, for a moved row, of where it moved). */
+  canonical: string;
+  ogType: 'website' | 'article';
+  noindex: boolean;
+  /** The page moved to `path`: a static redirect there. */
+  moved: boolean;
+  /** Wider content column (the comparison table). */
+  wide: boolean;
+  /** Link-preview image, absolute URL, and its alt text. */
+  image?: { url: string; alt: string };
+  nav: Array<NavItem & { current: boolean }>;
+  /** "On this page" headings (h2/h3), when the page shows a table of contents. */
+  toc: MarkdownHeading[];
+  prev?: Link;
+  next?: Link;
+}
+
+type Place = Pick<RouteData, 'path' | 'title' | 'description'> & Partial<Pick<RouteData, 'ogType' | 'noindex' | 'moved' | 'wide' | 'toc' | 'prev' | 'next'>> & {
+  section?: string;
+  image?: { path: string; alt: string };
+};
+
+function place(model: TableModel, spec: RouteSpec): Place {
+  switch (spec.kind) {
+    case 'page': {
+      const { page, headings } = spec;
+      const at = model.pages.findIndex((p) => p.id === page.id);
+      const link = (p: PageModel | undefined) => p && { href: p.path, title: p.label };
+      const home = page.id === 'index';
+      return {
+        path: page.path, title: page.title, description: page.description, section: page.section,
+        ogType: home ? 'website' : 'article', wide: home,
+        toc: page.toc ? headings.filter((h) => h.depth === 2 || h.depth === 3) : [],
+        prev: link(model.pages[at - 1]), next: link(model.pages[at + 1]),
+        // The home page previews as the whole table; the other pages keep a plain text card.
+        ...(home && { image: { path: routes.homePreview, alt: homeAlt(model) } }),
+      };
+    }
+    case 'row': {
+      const { row, movedFrom } = spec;
+      return {
+        path: routes.row(row.id), title: row.question, description: plainText(row.summaryHtml), section: TABLE_SECTION,
+        image: { path: routes.rowPreview(row.id), alt: rowAlt(row) },
+        ...(movedFrom !== undefined && { moved: true, noindex: true }),
+      };
+    }
+    case 'evidence': {
+      const { evidence } = spec;
+      const question = model.rows.find((r) => r.id === evidence.axis)?.question ?? evidence.axis;
+      return {
+        path: routes.evidence(evidence.id), title: `Evidence: ${evidence.backend}, exercise ${evidence.exercise}`,
+        description: `Captured output behind the ${evidence.backend} cell of “${question}”.`, section: TABLE_SECTION,
+      };
+    }
+    case 'search':
+      return { path: routes.search, title: 'Search', description: 'Search the text of every page on this site.', section: SEARCH_SECTION, ogType: 'website', noindex: true };
+    case 'not-found':
+      return { path: routes.notFound, title: 'Page not found', description: 'There is no page at this address.', ogType: 'website', noindex: true };
+  }
+}
+
+/** Computes the route's data, stores it in Astro.locals.route for the layout and components, returns it. */
+export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spec: RouteSpec): Promise<RouteData> {
+  const model = await getTable();
+  const { section, image, ...p } = place(model, spec);
+  const absolute = (path: string) => new URL(url(path), astro.site).href;
+  const data: RouteData = {
+    model,
+    ...p,
+    fullTitle: p.path === routes.home ? model.site.title : `${p.title} · ${model.site.shortTitle}`,
+    canonical: absolute(p.path),
+    ogType: p.ogType ?? 'article',
+    noindex: p.noindex ?? false,
+    moved: p.moved ?? false,
+    wide: p.wide ?? false,
+    toc: p.toc ?? [],
+    ...(image && { image: { url: absolute(image.path), alt: image.alt } }),
+    nav: model.nav.map((item) => ({ ...item, current: item.section === section })),
+  };
+  astro.locals.route = data;
+  return data;
+}
