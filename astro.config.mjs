@@ -8,17 +8,22 @@ import pagefind from './src/integrations/pagefind.ts';
 import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
-import { movedRowPaths } from './src/lib/content/load.ts';
+import { movedRowPaths } from './src/lib/content/moved.ts';
 import { citeIndex } from './src/lib/content/citations.ts';
 import { routes } from './src/lib/content/routes.ts';
+import previewCache from './src/integrations/preview-cache.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
 const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
-// Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead.
-const moved = new Set((await movedRowPaths(contentDir)).map((path) => joinBase(base, path)));
+// Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead. Read
+// when the sitemap is written, not while the config loads (src/lib/content/moved.ts).
+/** @type {Set<string> | undefined} */
+let moved;
+/** @param {string} path */
+const isMoved = (path) => (moved ??= new Set(movedRowPaths(contentDir).map((p) => joinBase(base, p)))).has(path);
 
 export default defineConfig({
   site,
@@ -31,6 +36,14 @@ export default defineConfig({
   // few KB; its scripts a few hundred bytes). src/integrations/csp.ts then allows each by its hash.
   build: { format: 'directory', inlineStylesheets: 'always' },
   vite: {
+    server: {
+      watch: {
+        // In `astro dev` a content edit rewrites .astro/data-store.json, and Astro reloads the open page
+        // as it writes it. The watcher then reports the same write; within 1 s Astro knows it for its
+        // own, later (a busy machine) it reloaded the page a second time, rendering it twice per edit.
+        ignored: ['**/.astro/data-store.json'],
+      },
+    },
     build: {
       assetsInlineLimit: 4096, // Astro inlines processed <script>s below this size
       rolldownOptions: {
@@ -47,7 +60,9 @@ export default defineConfig({
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at rows' old ids.
-    sitemap({ filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !moved.has(new URL(page).pathname) }),
+    sitemap({ filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname) }),
+    // preview-images/ keeps exactly the link-preview images this build of content/ wrote.
+    previewCache(),
     // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.
     csp(),
     // Indexes the finished HTML into <outDir>/pagefind/, so `astro build` is the whole build; it

@@ -23,5 +23,5 @@ export const collections = {
   evidence: yaml('evidence'),
   figures: yaml('figures'),
   pages: defineCollection({ loader: pagesCollection(contentDir, COLLECTIONS.pages.path), schema: pageSchema }),
-  problems: defineCollection({ loader: problemsCollection(), schema: z.custom<{ list: Problem[] }>() }),
+  problems: defineCollection({ loader: problemsCollection(contentDir), schema: z.custom<{ list: Problem[] }>() }),
 } satisfies Record<keyof typeof COLLECTIONS | 'problems', unknown>;

@@ -4,6 +4,8 @@
 # they are missing or stale, then runs the task.
 #   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
 #   dev            the author's loop: astro dev, live reload of every edit under content/
+#                  serve, dev and preview take Astro's own flags after `--` (npm run dev -- --port 3000
+#                  --host 0.0.0.0); a --port or --host given there replaces the default above
 #   test           everything CI runs: the unit tests, and beside them the builds at / (dist/) and
 #                  under a sub-path (dist-subpath/), for each its HTML (tests/dist) and the link gate,
 #                  and types (astro check); then one e2e run over both builds
@@ -73,18 +75,42 @@ types_builds_html() {
   astro check --noSync
 }
 
+# Astro's own flags for a server: the caller's, plus --host 127.0.0.1 and --port $PORT where the caller
+# gave none (Astro takes the last of a repeated flag, so the defaults must not follow the caller's).
+# Sets server_args, and server_url for the message.
+server_flags() {
+  local host=127.0.0.1 p=$port arg next=''
+  server_args=("$@")
+  for arg in "$@"; do
+    if [[ $arg != -* ]]; then case "$next" in host) host=$arg ;; port) p=$arg ;; esac; fi
+    next=''
+    case "$arg" in
+      --host) next=host; host=0.0.0.0 ;; # a bare --host listens on every address, as in Astro
+      --host=*) host=${arg#--host=} ;;
+      --port) next=port ;;
+      --port=*) p=${arg#--port=} ;;
+    esac
+  done
+  [[ " $* " == *" --host"[\ =]* ]] || server_args+=(--host 127.0.0.1)
+  [[ " $* " == *" --port"[\ =]* ]] || server_args+=(--port "$port")
+  [[ "$host" == 0.0.0.0 || "$host" == true ]] && host=127.0.0.1
+  server_url="http://$host:$p${base%/}/"
+}
+
 task="${1:-}"; shift || true
 case "$task" in
   build) build "$@" ;;
-  preview) astro preview --ignore-lock --host 127.0.0.1 --port "$port" "$@" ;;
+  preview) server_flags "$@"; exec astro preview --ignore-lock "${server_args[@]}" ;;
   serve)
+    server_flags "$@"
     build
-    echo "task: serving the built site at http://127.0.0.1:$port${base%/}/ (Ctrl-C stops it)"
-    astro preview --ignore-lock --host 127.0.0.1 --port "$port"
+    echo "task: serving the built site at $server_url (Ctrl-C stops it)"
+    exec astro preview --ignore-lock "${server_args[@]}"
     ;;
   dev)
-    echo "task: dev server at http://127.0.0.1:$port${base%/}/: edits under content/ show live; Ctrl-C stops it"
-    astro dev --host 127.0.0.1 --port "$port" "$@"
+    server_flags "$@"
+    echo "task: dev server at $server_url: edits under content/ show live; Ctrl-C stops it"
+    exec astro dev "${server_args[@]}"
     ;;
   check) astro check "$@" ;;
   unit) unit "$@" ;;

@@ -11,7 +11,9 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { RowModel, TableModel, Provenance } from './content/model.ts';
 import { PROVENANCE_LABEL } from './content/model.ts';
+import { plainText } from './markdown.ts';
 import { provenanceWords, homeQuestions, shortWords } from './preview-text.ts';
+import { COMMITTED_DIR, isOwnContent } from './preview-cache.ts';
 
 export const PREVIEW = { width: 1200, height: 630, type: 'image/png' } as const;
 
@@ -83,30 +85,42 @@ export function homeCard(model: TableModel): Node {
   );
 }
 
-// Drawing a card costs about half a second (and satori's first one a few seconds more), so each PNG
-// is kept in the build cache (CACHE_DIR, else Astro's own, node_modules/.astro), keyed by everything
-// that decides its pixels: the card (all its text and styles), the font files and the renderers'
-// versions. A build with unchanged content draws nothing; any change to a row draws that row again.
+// Drawing a card costs 0.1-0.5 s (the first one more: it loads satori, resvg and sharp), a third of a
+// clean build's time for seven cards. So each PNG is kept, named by a hash of everything that decides
+// its pixels: the card (all its text and styles), the font files and the renderers' versions. Two
+// places hold them:
+//   - preview-images/ in the repository, for the project's own content: a clean checkout (CI, a
+//     host's deploy build) has every card already and draws none. A build of content/ that draws a
+//     card writes it there, to be committed with the content change, and removes the cards no page
+//     uses any more (preview-cache.ts, at the end of the build);
+//   - the build cache (CACHE_DIR, else Astro's own, node_modules/.astro) for any other content folder
+//     (tests, the benchmark's synthetic tables), which must never write into the repository.
+const root = process.cwd();
 const cacheDir = resolve(process.env.CACHE_DIR ?? 'node_modules/.astro', 'preview-images');
 // The renderers' versions as package.json pins them (exact versions; sharp exports no package.json).
-const pinned = (JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
-const cacheKey = (card: Node): string =>
-  createHash('sha256')
+const pinned = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+let fontHash: string | undefined;
+const cacheKey = (card: Node): string => {
+  fontHash ??= createHash('sha256').update(font(400)).update(font(700)).digest('hex');
+  return createHash('sha256')
     .update(JSON.stringify({ card, renderers: ['satori', '@resvg/resvg-js', 'sharp'].map((p) => `${p}@${pinned[p]}`) }))
-    .update(font(400)).update(font(700))
+    .update(fontHash)
     .digest('hex');
+};
 
-/** The card as a PNG, from the build cache when it was drawn before. */
+/** The card as a PNG: from preview-images/ or the build cache when it was drawn before. */
 export async function renderPng(card: Node): Promise<Buffer> {
-  const file = join(cacheDir, `${cacheKey(card)}.png`);
-  try {
-    return readFileSync(file);
-  } catch {
-    const png = await drawPng(card);
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(file, png);
-    return png;
+  const name = `${cacheKey(card)}.png`;
+  for (const dir of [COMMITTED_DIR, cacheDir]) {
+    try {
+      return readFileSync(join(dir, name));
+    } catch { /* not drawn yet */ }
   }
+  const png = await drawPng(card);
+  const dir = isOwnContent() ? COMMITTED_DIR : cacheDir;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), png);
+  return png;
 }
 
 /**

@@ -11,14 +11,17 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** What a project root needs for astro build/dev: copied, except node_modules, which is linked. */
-const PROJECT_FILES = ['astro.config.mjs', 'package.json', 'tsconfig.json', 'src', 'public'];
+/**
+ * What a project root needs for astro build/dev, and for the npm scripts' entry point (tools/task.sh,
+ * which the dev test runs as `npm run dev` does): copied, except node_modules, which is linked.
+ */
+const PROJECT_FILES = ['astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'src', 'public', 'tools', '.ci'];
 
 /** Makes `<work>/project`, a project root of its own; returns its path. */
 export function isolatedRoot(work: string): string {
   const project = join(work, 'project');
   mkdirSync(project, { recursive: true });
-  for (const f of PROJECT_FILES) cpSync(join(root, f), join(project, f), { recursive: true });
+  for (const f of PROJECT_FILES) cpSync(join(root, f), join(project, f), { recursive: true, filter: (src) => !src.endsWith('/node_modules') });
   symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'), 'dir');
   return project;
 }

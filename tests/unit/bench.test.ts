@@ -23,8 +23,9 @@ const page = (path: string, over: Partial<PageMeasure> = {}): PageMeasure => ({
   path, html: size(5000), css: size(1500), js: size(0), inlineJs: size(0), requests: 1, urls: [`http://127.0.0.1/${path}`], foreign: [], ...over,
 });
 const allRows: NoJsCheck = { expected: ['fixture-a', 'fixture-b'], missing: [] };
-const byName = (pages: PageMeasure[], noJs = allRows, lighthouse?: Parameters<typeof evaluateBudgets>[0]['lighthouse']) =>
-  Object.fromEntries(evaluateBudgets({ pages, tablePath: '', noJs, lighthouse }).map((r) => [r.name, r]));
+const byName = (pages: PageMeasure[], noJs = allRows, lighthouse?: Parameters<typeof evaluateBudgets>[0]['lighthouse'],
+  cleanBuilds?: Parameters<typeof evaluateBudgets>[0]['cleanBuilds']) =>
+  Object.fromEntries(evaluateBudgets({ pages, tablePath: '', noJs, lighthouse, cleanBuilds }).map((r) => [r.name, r]));
 const JS_BUDGET = 'JavaScript on load, outside search (gzip, files + inline)';
 const lhRun = (over: Partial<LighthouseRun> = {}): LighthouseRun => ({
   performance: 100, accessibility: 100, bestPractices: 100, seo: 100, lcpMs: 900, tbtMs: 0, cls: 0, benchmarkIndex: 1500, failing: [], ...over,
@@ -86,6 +87,27 @@ test('Lighthouse: medians per figure; a category under 100 or any layout shift f
   assert.match(shift['cumulative layout shift (Lighthouse, median)']!.actual, /mobile 0\.00012$/, 'a tiny shift is not printed as 0');
   assert.equal(median([3, 1, 2, 4]), 2, 'the lower median: a value some run had');
   assert.throws(() => summariseLighthouse('/', 'mobile', []), /no Lighthouse runs/);
+});
+
+test('clean build: the median wall and CPU time each fail over their limit; no builds measured fails', () => {
+  const clean = (cleanBuilds: { wall: number; cpu: number }[]) => byName([page('')], allRows, undefined, cleanBuilds);
+  const WALL = 'clean build, wall time (median of 3)';
+  const CPU = 'clean build, CPU time (median of 3)';
+  const at = { wall: BUDGET.cleanBuildWallMs, cpu: BUDGET.cleanBuildCpuMs };
+  const within = clean([at, { wall: 1, cpu: 1 }, { wall: at.wall * 9, cpu: at.cpu * 9 }]);
+  assert.equal(within[WALL]!.pass, true, 'one slow run does not move the median');
+  assert.equal(within[CPU]!.pass, true);
+  const slow = clean([{ ...at, wall: at.wall + 1 }, { ...at, wall: at.wall + 1 }, at]);
+  assert.equal(slow[WALL]!.pass, false);
+  assert.equal(slow[CPU]!.pass, true);
+  assert.match(slow[WALL]!.actual, new RegExp(`^${((at.wall + 1) / 1000).toFixed(2)} s \\(`));
+  const busy = clean([{ ...at, cpu: at.cpu + 1 }, { ...at, cpu: at.cpu + 1 }, at]);
+  assert.equal(busy[CPU]!.pass, false);
+  assert.match(formatBudgets(evaluateBudgets({ pages: [page('')], tablePath: '', noJs: allRows, cleanBuilds: [{ ...at, cpu: at.cpu + 1 }] })),
+    /clean build, CPU time \(median of 1\).*\| FAIL \|/);
+  const none = byName([page('')], allRows, undefined, []);
+  assert.equal(none['clean build, wall time (median of 0)']!.pass, false, 'no build measured proves nothing');
+  assert.equal(byName([page('')])[WALL], undefined, 'not asked for (--clean-runs 0): no row');
 });
 
 test('a row missing from the script-free HTML fails the no-JavaScript budget', () => {

@@ -7,8 +7,9 @@ import { rehypeBaseLinks } from '../../src/lib/rehype-base-links.ts';
 import { normaliseBase, joinBase } from '../../src/lib/base.ts';
 import { plainText } from '../../src/lib/markdown.ts';
 import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
-import { siteRender } from '../../src/lib/content/render.ts';
+import { siteRender, isPlainLine } from '../../src/lib/content/render.ts';
 import { renderInline } from '../../src/lib/content/inline.ts';
+import { readAll } from '../../src/lib/content/collections.ts';
 
 /** A cell's Markdown, rendered as the content loader renders it for a site deployed at `base`. */
 const inline = (md: string, base = '/') => renderInline(siteRender(markdownConfig(base)), md);
@@ -76,4 +77,17 @@ test('inline Markdown from YAML stays verbatim text: no typographic quotes or da
 
 test('plain text drops markup but keeps underscores in identifiers', async () => {
   assert.equal(plainText(await inline('set `expire_nodest_conn` to **1** & go')), 'set expire_nodest_conn to 1 & go');
+});
+
+test('a plain line skips the processor and comes out as the processor renders it: every such field of content/', async () => {
+  const config = markdownConfig('/');
+  const renderer = config.processor.createRenderer({ syntaxHighlight: config.syntaxHighlight, shikiConfig: config.shikiConfig, smartypants: false } as never);
+  const processor = async (md: string) => (await (await renderer).render(md, { frontmatter: {} })).code;
+  const fields: string[] = [];
+  await readAll('content', async (md) => { fields.push(md); return md; });
+  const lines = [...fields.filter(isPlainLine), 'FIXTURE: a "quoted" word, it\'s 50% (x = y + z) a/b', 'Ünïcode wörds; 1.2'];
+  assert.ok(lines.length > 20, `content/ has plain fields (${lines.length})`);
+  for (const md of lines) assert.equal(await renderInline(siteRender(config), md), await renderInline(processor, md), md);
+  for (const md of ['a *b*', 'x < y', 'x & y', 'see www.example.org', 'see https://example.org', '`code`', 'a\nb', 'a_b', 'x [y]', 'mail a@b.c', '# h', 'a | b', 'a \\ b', 'tab\there', 'see :cite', 'x:y'])
+    assert.equal(isPlainLine(md), false, md);
 });

@@ -9,7 +9,6 @@ import { readAll, readCollection, type ContentData } from './collections.ts';
 import { checkContent } from './checks.ts';
 import { assembleTable, type TableModel } from './model.ts';
 import type { YamlFile } from './yaml.ts';
-import { routes } from './routes.ts';
 
 /** A locator over the YAML files read: file + path -> line and column. */
 export function locatorFor(files: YamlFile[]): Locator {
@@ -58,10 +57,4 @@ export async function loadSourcesAndExcerpts(dir: string): Promise<Pick<ContentD
   const problems = [...sources.problems, ...excerpts.problems];
   if (problems.length > 0) throw new ContentError(sortProblems(problems));
   return { sources: sources.entries, excerpts: excerpts.entries, locate: locatorFor([...sources.files, ...excerpts.files]) };
-}
-
-/** Site paths of the pages left at rows' old ids (they redirect), for the config: not in the sitemap. */
-export async function movedRowPaths(dir: string): Promise<string[]> {
-  const { entries } = await readCollection('axes', dir, plainRender);
-  return entries.flatMap((axis) => (axis.formerly ?? []).map((old) => routes.row(old)));
 }

@@ -16,6 +16,7 @@ import { readPage } from './read.ts';
 import type { Render } from './inline.ts';
 import type { Read, PageEntry } from './entries.ts';
 import { COLLECTIONS, COLLECTION_NAMES as NAMES, type CollectionName, type ContentData } from './collections.ts';
+import { settleChanges } from './settle.ts';
 
 /** What every loader has read most recently; runs the rules once all have reported. */
 class Session {
@@ -153,9 +154,10 @@ export function pagesCollection(contentDir: string, path: string): Loader {
 
 /**
  * The problems of the whole content folder, as a collection. In a build it fails the sync when
- * there are any; in dev it logs them and keeps them current as files change.
+ * there are any; in dev it logs them and keeps them current as files change, and makes sure no
+ * change under the content folder is lost (settle.ts).
  */
-export function problemsCollection(): Loader {
+export function problemsCollection(contentDir: string): Loader {
   return {
     name: 'content-problems',
     load: async (ctx) => {
@@ -171,6 +173,7 @@ export function problemsCollection(): Loader {
       if (list.length > 0 && !ctx.watcher) throw new ContentError(list);
       if (list.length > 0) ctx.logger.error(new ContentError(list).message);
       if (!ctx.watcher) return;
+      settleChanges(ctx.watcher, contentDir);
       let had = list.length > 0;
       session.onChange(() => {
         const now = write();
