@@ -15,6 +15,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { routes } from '../lib/content/routes.ts';
 import { transformerStyleToClass } from '@shikijs/transformers';
 import type { ShikiTransformer } from 'shiki';
 import type { Element, Root, RootContent } from 'hast';
@@ -64,7 +65,7 @@ export default function cspIntegration(): AstroIntegration {
         const problems: string[] = [];
         for (const file of await htmlFiles(out)) {
           const name = relative(out, file);
-          if (name.startsWith('pagefind/')) continue;
+          if (name.startsWith(routes.searchBundle)) continue;
           let html = await readFile(file, 'utf8');
           const code = usedShikiCss(html, registry, SHIKI_CLASS_PREFIX);
           if (code) html = html.replace('</head>', `<style>${code}</style></head>`);

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import * as pagefind from 'pagefind';
 import type { PagefindServiceConfig } from 'pagefind';
+import { routes } from '../lib/content/routes.ts';
 
 export interface PagefindOptions {
   /** Folder under the build output that receives the bundle; search.astro loads it from there. */
@@ -40,7 +41,7 @@ function check(step: string, errors: string[]): void {
 }
 
 export default function pagefindIntegration(options: PagefindOptions = {}): AstroIntegration {
-  const outputSubdir = options.outputSubdir ?? 'pagefind';
+  const outputSubdir = options.outputSubdir ?? routes.searchBundle;
   const config: PagefindServiceConfig = { excludeSelectors: EXCLUDE_SELECTORS, ...options.index };
   return {
     name: 'pagefind',

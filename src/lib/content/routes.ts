@@ -14,7 +14,8 @@ export const routes = {
   /** The table as data. */
   json: 'comparison.json',
   csv: 'comparison.csv',
-  /** Pagefind's Component UI, written by the build into pagefind/ (src/integrations/pagefind.ts). */
+  /** Pagefind's bundle, written by the build (src/integrations/pagefind.ts), and its Component UI. */
+  searchBundle: 'pagefind/',
   searchScript: 'pagefind/pagefind-component-ui.js',
   searchStyles: 'pagefind/pagefind-component-ui.css',
   /** A row's anchor in the table on the home page. */
@@ -32,6 +33,7 @@ export const routes = {
   /** A cell's section on its row's page. */
   rowCell: (r: string, backend: string) => `${row(r)}#${cellId(r, backend)}`,
   /** Link-preview images (Open Graph / Twitter): one per row, one for the home page. */
+  previews: 'og/',
   rowPreview: (r: string) => `og/rows/${r}.png`,
   homePreview: 'og/home.png',
   evidence: (id: string) => `evidence/${id}/`,
