@@ -182,7 +182,7 @@ test('an unknown id in a page\'s :cite[...]: names the page at the id\'s line an
 }));
 
 test('an unknown id in a YAML field\'s :cite[...]: names the id\'s line and column inside the value, row, column and field', () => assertProblem('unknown-cite-in-yaml', {
-  file: 'comparison/axes.yaml', line: 15, col: 45, row: 'fixture-axis', column: 'fixture-read', field: 'answer',
+  file: 'comparison/axes.yaml', line: 17, col: 45, row: 'fixture-axis', column: 'fixture-read', field: 'answer',
   problem: /unknown cited id "fixture-source\/fixture-no-such-excerpt" in :cite\[\.\.\.\]/,
 }));
 
