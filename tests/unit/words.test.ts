@@ -11,6 +11,7 @@ test('claims syntax: a citation is a small link, not words; our reading reads as
   assert.equal(plainInline('IPVS NATs it :cite[kep-265/service-mapping kep-265/dummy-interface].'), 'IPVS NATs it .');
   assert.equal(wordCount('IPVS NATs it :cite[kep-265/service-mapping kep-265/dummy-interface].'), 3);
   assert.equal(wordCount(':reading[probably linear in Services]'), 4);
+  assert.equal(plainInline('x :reading[only the `nat` table, `a[0]` later] y.'), 'x only the nat table, a[0] later y.');
 });
 
 test('word count: runs with a letter or digit; punctuation alone is not a word', () => {

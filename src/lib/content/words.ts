@@ -3,9 +3,13 @@
 // (`:cite[...]`, the claims syntax) renders as a small link, not as words; `:reading[...]` reads as
 // its text. Plain module: the schemas validate with it before anything is rendered.
 
+/** A text directive, `:name[content]{attrs}`; its content may hold code spans (with brackets in them). */
+const DIRECTIVE = /:([a-z][\w-]*)\[((?:[^[\]`]|`[^`]*`)*)\](\{[^}]*\})?/gi;
+
 /** The plain text of inline Markdown: code spans keep their text as written, markup outside them goes. */
 export function plainInline(md: string): string {
   return md
+    .replace(DIRECTIVE, (_, name: string, content: string) => (name === 'cite' ? ' ' : content))
     .split(/(`[^`]*`)/)
     .map((part, i) => (i % 2 === 1 ? part.slice(1, -1) : prose(part)))
     .join('')
@@ -15,8 +19,6 @@ export function plainInline(md: string): string {
 
 const prose = (md: string): string =>
   md
-    .replace(/:cite\[[^\]]*\](\{[^}]*\})?/g, ' ')
-    .replace(/:[a-z][\w-]*\[([^\]]*)\](\{[^}]*\})?/gi, '$1')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]+>/g, ' ')
     .replace(/[*_~]/g, '');
