@@ -1,27 +1,10 @@
-// Every content collection, from the one registry (src/lib/content/collections.ts). The loaders
-// (src/lib/content/loaders.ts) validate each entry with its schema and report problems at
-// file:line:column; `problems` holds what the cross-file rules found. The schemas given here only
-// carry the stored types for getCollection(): the data was validated by the loader that stored it.
-import { defineCollection } from 'astro:content';
-import { z } from 'astro/zod';
-import { contentDir } from './lib/content/dir.ts';
-import { pageSchema } from './lib/content/schemas.ts';
-import { COLLECTIONS, type ContentData } from './lib/content/collections.ts';
-import type { Problem } from './lib/content/errors.ts';
-import { yamlCollection, pagesCollection, problemsCollection } from './lib/content/loaders.ts';
+// The content collections are defined in src/lib/content/astro-collections.ts. Astro loads this file
+// through Vite, which would transform every module it imports (the loaders, the Markdown pipeline,
+// Astro's own runtime behind `astro:content`: about 150 modules, 0.6-1 s of every build and dev
+// start). The loaders are plain Node modules (tools and unit tests import them without Astro), so
+// Node loads them itself. In `astro dev`, content edits reload as before; an edit to the loaders'
+// code needs a restart of the dev server.
+import { createRequire } from 'node:module';
 
-type Stored<K extends keyof ContentData> = ContentData[K] extends Array<infer T> ? T : ContentData[K];
-const yaml = <K extends Exclude<keyof ContentData, 'pages'>>(name: K) =>
-  defineCollection({ loader: yamlCollection(name, contentDir), schema: z.custom<Stored<K>>() });
-
-export const collections = {
-  site: yaml('site'),
-  sources: yaml('sources'),
-  backends: yaml('backends'),
-  axes: yaml('axes'),
-  excerpts: yaml('excerpts'),
-  evidence: yaml('evidence'),
-  figures: yaml('figures'),
-  pages: defineCollection({ loader: pagesCollection(contentDir, COLLECTIONS.pages.path), schema: pageSchema }),
-  problems: defineCollection({ loader: problemsCollection(contentDir), schema: z.custom<{ list: Problem[] }>() }),
-} satisfies Record<keyof typeof COLLECTIONS | 'problems', unknown>;
+const load = createRequire(import.meta.url);
+export const { collections } = load('./lib/content/astro-collections.ts') as typeof import('./lib/content/astro-collections.ts');
