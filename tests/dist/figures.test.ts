@@ -25,12 +25,12 @@ const figures = data.figures.map((f) => assembleFigure(f, data.backends, table.e
 const read = (path: string) => readFileSync(join(dist, path), 'utf8');
 const squash = (s: string) => s.replace(/`/g, '').replace(/\s+/g, '');
 
-/** Where each figure shows: the MDX pages that embed it (the home page as an image), and its rows' pages. */
+/** Where each figure shows: the MDX pages that embed it, and its rows' pages; inline on each. */
 const placements = figures.flatMap((figure) => [
   ...data.pages
     .filter((p) => readFileSync(p.file, 'utf8').includes(`<Figure id="${figure.id}" />`))
-    .map((p) => ({ figure, path: routes.page(p.id), mode: p.id === 'index' ? 'image' : 'inline' })),
-  ...figure.rows.map((row) => ({ figure, path: routes.row(row), mode: 'inline' })),
+    .map((p) => ({ figure, path: routes.page(p.id) })),
+  ...figure.rows.map((row) => ({ figure, path: routes.row(row) })),
 ]);
 
 test('each figure shows on its pages: the drain timeline on the drain page, the dispatch figure on the home page, and each on its rows', () => {
@@ -41,8 +41,8 @@ test('each figure shows on its pages: the drain timeline on the drain page, the 
   for (const row of ['dispatch', 'endpoint-selection', 'iptables-rules']) assert.ok(where('dispatch').includes(routes.row(row)), `dispatch: row ${row}`);
 });
 
-for (const { figure, path, mode } of placements) {
-  test(`/${path}: figure "${figure.id}" (${mode}): caption, named scroll region, drawing, steps as text with their citations`, () => {
+for (const { figure, path } of placements) {
+  test(`/${path}: figure "${figure.id}": caption, named scroll region, drawing inline and as a file, steps as text with their citations`, () => {
     const $ = cheerio.load(read(join(path, 'index.html')));
     const fig = $(`figure.flow-figure[data-figure="${figure.id}"]`);
     assert.equal(fig.length, 1, 'shown once');
@@ -55,29 +55,25 @@ for (const { figure, path, mode } of placements) {
     assert.equal(region.attr('tabindex'), '0', 'the scroll region is focusable');
     assert.match(region.attr('aria-label') ?? '', new RegExp(`^Diagram: ${figure.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 
-    if (mode === 'inline') {
-      const svg = region.children('svg');
-      assert.equal(svg.length, 1, 'the drawing is inline');
-      assert.equal(svg.attr('role'), 'img');
-      assert.match(svg.attr('aria-label') ?? '', /The same steps follow as text/);
-      const markup = $.html(svg);
-      assert.deepEqual(inlineAttributes(markup), [], 'no style="" attribute');
-      const drawn = squash(svg.find('text').map((_, t) => $(t).text()).get().join(''));
-      for (const step of figure.steps) assert.ok(drawn.includes(squash(step.label)), `step ${step.id} drawn as text`);
-      for (const lane of figure.lanes) assert.ok(drawn.includes(squash(lane.name)), `lane ${lane.id} titled`);
-    } else {
-      const img = region.children('img');
-      assert.equal(img.length, 1, 'the drawing is the standalone file');
-      assert.match(img.attr('src') ?? '', new RegExp(`^${joinBase(base, 'figures/')}${figure.id}\\.[0-9a-f]{10}\\.svg$`));
-      assert.equal(img.attr('loading'), 'lazy', 'loaded after the table');
-      assert.match(img.attr('alt') ?? '', /The same steps follow as text/);
-      const file = read(decodeURI(img.attr('src')!).slice(base.length));
-      assert.match(file, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-      assert.match(file, /<style>svg\{--fig-text:#/, 'its own colours');
-      assert.match(file, new RegExp(`<title>${figure.title}</title>`), 'its title');
-      assert.deepEqual(inlineAttributes(file), []);
-      for (const step of figure.steps) assert.ok(squash(file.replace(/<[^>]+>/g, '')).includes(squash(step.label)), `step ${step.id} drawn as text`);
-    }
+    const svg = region.children('svg');
+    assert.equal(svg.length, 1, 'the drawing is inline');
+    assert.equal(svg.attr('role'), 'img');
+    assert.match(svg.attr('aria-label') ?? '', /The same steps follow as text/);
+    const markup = $.html(svg);
+    assert.deepEqual(inlineAttributes(markup), [], 'no style="" attribute');
+    const drawn = squash(svg.find('text').map((_, t) => $(t).text()).get().join(''));
+    for (const step of figure.steps) assert.ok(drawn.includes(squash(step.label)), `step ${step.id} drawn as text`);
+    for (const lane of figure.lanes) assert.ok(drawn.includes(squash(lane.name)), `lane ${lane.id} titled`);
+
+    // The same drawing as a file of its own, linked under it: its own colours and title.
+    const link = fig.children('.figure-file').find('a');
+    assert.match(link.attr('href') ?? '', new RegExp(`^${joinBase(base, 'figures/')}${figure.id}\\.[0-9a-f]{10}\\.svg$`));
+    const file = read(decodeURI(link.attr('href')!).slice(base.length));
+    assert.match(file, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.match(file, /<style>svg\{--fig-text:#/, 'its own colours');
+    assert.match(file, new RegExp(`<title>${figure.title}</title>`), 'its title');
+    assert.deepEqual(inlineAttributes(file), []);
+    for (const step of figure.steps) assert.ok(squash(file.replace(/<[^>]+>/g, '')).includes(squash(step.label)), `step ${step.id} drawn as text`);
 
     // The text: every step, in the figure's order, lane by lane; each with its citation links.
     const text = fig.children('.figure-text');

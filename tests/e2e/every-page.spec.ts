@@ -51,14 +51,9 @@ for (const path of builtPages()) {
     });
 
     if (path !== routes.search) {
-      // The table page renders from its own HTML; a figure it shows as a standalone file (lazy, after
-      // the table, cacheable: how the dispatch figure keeps the table's first render in budget) may
-      // follow, and only an <img> of this page's own figures/ folder.
-      await test.step('rendered from its own HTML: nothing else is requested but the favicon and its figures\' drawings', async () => {
-        const figures = new URL('figures/', baseURL).href;
-        const drawings = await page.locator('figure[data-figure] img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
-        const other = requested.filter((u) => u !== favicon && !(u.startsWith(figures) && drawings.includes(u)));
-        expect.soft(other, 'requests at load').toEqual([res!.url()]);
+      // Every page renders from its own HTML: its CSS, scripts and figures' drawings are inline.
+      await test.step('rendered from its own HTML: nothing else is requested but the favicon', async () => {
+        expect.soft(requested.filter((u) => u !== favicon), 'requests at load').toEqual([res!.url()]);
       });
     }
 

@@ -1,5 +1,5 @@
-// The figures in a browser, cold and with JavaScript off: the drawing renders (inline on the drain
-// page and the rows, the standalone file on the home page) at / and under the sub-path, in light,
+// The figures in a browser, cold and with JavaScript off: the drawing renders (inline on each page
+// that shows it) at / and under the sub-path, in light,
 // dark and print; the accessibility tree of each (its name, the drawing's name, the steps as text in
 // the figure's order, each with its citations or "our reading"), as tests/e2e/table-a11y-tree.spec.ts
 // does for the table; at 360 px the drawing scrolls inside its own focusable region. Expected
@@ -16,12 +16,12 @@ const table = assembleTable(data);
 const figure = (id: string): FigureModel => assembleFigure(data.figures.find((f) => f.id === id)!, data.backends, table.excerpts);
 const DISPATCH = figure('dispatch');
 const TIMELINE = figure('drain-timeline');
-/** Where each shows, and how: the home page draws the dispatch figure as its standalone file. */
+/** Where each shows: inline on every page. */
 const PLACES = [
-  { path: routes.home, figure: DISPATCH, drawing: 'img' },
-  { path: routes.page('drain'), figure: TIMELINE, drawing: 'svg' },
-  { path: routes.row('drain'), figure: TIMELINE, drawing: 'svg' },
-  { path: routes.row(DISPATCH.rows[0]!), figure: DISPATCH, drawing: 'svg' },
+  { path: routes.home, figure: DISPATCH },
+  { path: routes.page('drain'), figure: TIMELINE },
+  { path: routes.row('drain'), figure: TIMELINE },
+  { path: routes.row(DISPATCH.rows[0]!), figure: DISPATCH },
 ] as const;
 
 const fig = (page: Page, f: FigureModel) => page.locator(`figure[data-figure="${f.id}"]`);
@@ -42,20 +42,10 @@ test('@base cold, without JavaScript: each figure draws on its pages, in light, 
   const page = await context.newPage();
   for (const place of PLACES) {
     await page.goto(`${baseURL}${place.path}`);
-    const drawing = fig(page, place.figure).locator(`.figure-scroll > ${place.drawing}`);
+    const drawing = fig(page, place.figure).locator('.figure-scroll > svg');
     await drawing.scrollIntoViewIfNeeded();
     await expect(drawing).toBeVisible();
-    if (place.drawing === 'img') {
-      // Lazy: it loads once scrolled to, after the table; it must have loaded, at its size.
-      await expect.poll(() => drawing.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme });
-        await expect.poll(() => drawing.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-      }
-      await page.emulateMedia({ colorScheme: null });
-      continue;
-    }
-    // Inline: the step boxes take the page's own colours, per scheme; black text on white in print.
+    // The step boxes take the page's own colours, per scheme; black text on white in print.
     const step = drawing.locator('rect.fig-step').first();
     const label = drawing.locator('text.fig-label').first();
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -91,14 +81,14 @@ function stepReading(s: FigureModel['steps'][number]): string[] {
   return [s.label, ...[...bySource].flatMap(([source, ids]) => [source, ...ids])];
 }
 
-for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure === p.figure && q.drawing === p.drawing) === i)) {
+for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure === p.figure) === i)) {
   test(`accessibility tree of "${place.figure.id}" on /${place.path}: its name, the drawing's, the steps as text in order`, async ({ scriptlessPage: page, baseURL }) => {
     await page.goto(`${baseURL}${place.path}`);
     const cdp = await page.context().newCDPSession(page);
     const id = routes.figureAnchor(place.figure.id);
     expect(await axNode(cdp, `#${id}`)).toEqual({ role: 'figure', name: expect.stringContaining(place.figure.title) });
     expect(await axNode(cdp, `#${id} .figure-scroll`)).toEqual({ role: 'region', name: `Diagram: ${place.figure.title} (scrolls sideways on a narrow screen)` });
-    expect(await axNode(cdp, `#${id} .figure-scroll > ${place.drawing}`)).toEqual({ role: 'image', name: `Diagram: ${place.figure.title}. The same steps follow as text.` });
+    expect(await axNode(cdp, `#${id} .figure-scroll > svg`)).toEqual({ role: 'image', name: `Diagram: ${place.figure.title}. The same steps follow as text.` });
 
     // The order a screen reader hears the text in: lane by lane (each lane's name first), each
     // step's words, then its sources and excerpt links, or "our reading".

@@ -92,19 +92,19 @@ test('a new column and a new row are content only: they show everywhere the tabl
     assert.equal(page(routes.row(row.id))(`section[data-backend="${NEW_COLUMN}"]`).length, 1, `${row.id}: section for the new backend`);
   }
 
-  // The dispatch figure: the new lane and its step, in the drawing (the standalone file the home
-  // page shows, inline on a row page) and in the text, last, as the content lists them.
+  // The dispatch figure: the new lane and its step, in the drawing (inline on the home page and a row
+  // page, and the file of its own it links to) and in the text, last, as the content lists them.
   const label = figureFixture.step.label.replace(/`/g, '');
   const figureOn = (p: ReturnType<typeof page>) => p(`figure[data-figure="${FIGURE}"]`);
   const lanes = figureOn(home).find('.figure-lanes > li').map((_, li) => home(li).attr('data-lane')).get();
   assert.equal(lanes.at(-1), NEW_COLUMN, `the new lane comes last in the figure's text: ${lanes.join(', ')}`);
   assert.equal(figureOn(home).find(`li[data-lane="${NEW_COLUMN}"] li[data-step="${figureFixture.step.id}"]`).text().replace(/\s+/g, ' ').includes(label), true, 'its step, in the text');
-  const file = readFileSync(join(out, decodeURI(String(figureOn(home).find('img').attr('src'))).replace(/^\//, '')), 'utf8');
+  const file = readFileSync(join(out, decodeURI(String(figureOn(home).find('.figure-file a').attr('href'))).replace(/^\//, '')), 'utf8');
   // Drawn text wraps over several <text> lines: compare without the spaces.
   const squash = (s: string) => s.replace(/\s+/g, '');
   const drawn = (svg: string) => squash(svg.replace(/<[^>]+>/g, ''));
   const figureRow = (parse(readFileSync(join(content, 'figures', `${FIGURE}.yaml`), 'utf8')) as { rows: string[] }).rows[0]!;
-  for (const svg of [file, figureOn(page(routes.row(figureRow))).find('svg').toString()]) {
+  for (const svg of [file, figureOn(home).find('svg').toString(), figureOn(page(routes.row(figureRow))).find('svg').toString()]) {
     assert.ok(drawn(svg).includes(squash(String(backendFixture.backend.name))), 'the new lane\'s title is drawn');
     assert.ok(drawn(svg).includes(squash(label)), 'its step is drawn');
   }

@@ -22,9 +22,8 @@ export interface FigureView extends FigureModel {
   height: number;
 }
 
-/** How a page shows a figure: the drawing inline, or the standalone file as an image. */
-export type FigureMode = 'inline' | 'image';
-export interface PlacedFigure { figure: FigureView; mode: FigureMode }
+/** A figure a page shows (inline, with a link to its standalone file). */
+export interface PlacedFigure { figure: FigureView }
 
 /** The accessible name of the drawing (inline or image): the steps follow it as text. */
 export const drawingName = (f: Pick<FigureModel, 'title'>): string => `Diagram: ${f.title}. The same steps follow as text.`;

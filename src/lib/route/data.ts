@@ -48,9 +48,8 @@ export interface RouteData {
   prev?: Link;
   next?: Link;
   /**
-   * The figures this route shows, each with how: on a page, every figure an MDX <Figure id="…" />
-   * may embed (as the standalone file on the home page, whose table must render within its budget;
-   * inline elsewhere); on a row's page, the figures that explain the row (content: rows), inline.
+   * The figures this route shows: on a page, every figure an MDX <Figure id="…" /> may embed; on a
+   * row's page, the figures that explain the row (content: rows). Each is drawn inline.
    */
   figures: PlacedFigure[];
 }
@@ -100,9 +99,9 @@ function place(model: TableModel, spec: RouteSpec): Place {
 }
 
 async function placedFigures(spec: RouteSpec): Promise<PlacedFigure[]> {
-  if (spec.kind === 'page') return (await getFigures()).map((figure) => ({ figure, mode: spec.page.id === 'index' ? 'image' : 'inline' }));
+  if (spec.kind === 'page') return (await getFigures()).map((figure) => ({ figure }));
   if (spec.kind === 'row' && spec.movedFrom === undefined)
-    return (await getFigures()).filter((f) => f.rows.includes(spec.row.id)).map((figure) => ({ figure, mode: 'inline' }));
+    return (await getFigures()).filter((f) => f.rows.includes(spec.row.id)).map((figure) => ({ figure }));
   return [];
 }
 
