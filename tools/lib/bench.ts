@@ -43,11 +43,24 @@ export const formatSeconds = (ms: number): string => `${(ms / 1000).toFixed(2)} 
 
 export const formatBytes = (n: number): string => (n < KB ? `${n} B` : `${(n / KB).toFixed(1)} KB`);
 
+/**
+ * The document up to the end of the comparison table: what the browser needs to render the table
+ * (the page's CSS is inline in its head). A figure's drawing, its text and the prose after the table
+ * come later in the same response and do not hold the table back. Undefined when there is no table.
+ */
+export function throughTable(html: string): Size | undefined {
+  const start = html.indexOf('<table class="comparison"');
+  const end = start < 0 ? -1 : html.indexOf('</table>', start);
+  return end < 0 ? undefined : sizeOf(html.slice(0, end + '</table>'.length));
+}
+
 /** What one page costs on a cold load, as the browser saw it. */
 export interface PageMeasure {
   /** Site path below the base: "" for the home page, "rows/drain/", "404.html". */
   path: string;
   html: Size;
+  /** The HTML up to the end of the comparison table, on a page that has it (throughTable). */
+  throughTable?: Size;
   /** Stylesheets downloaded on load. */
   css: Size;
   /** Script files downloaded on load (inline scripts are part of the HTML; see inlineJs). */
@@ -76,7 +89,10 @@ export interface BudgetResult {
 }
 
 export const BUDGET = {
-  /** The table page's HTML + CSS, gzip: what fits the first TCP round trip (10 segments ~ 14 KB). */
+  /**
+   * The table page's first render, gzip: its HTML up to the table's end, and its CSS. What fits the
+   * first TCP round trip (10 segments ~ 14 KB), so the table renders from the first flight.
+   */
   tableHtmlCssGzip: 14 * KB,
   /** Script on load of any page except the search page, gzip: files plus inline scripts. */
   jsOnLoadGzip: 1 * KB,
@@ -90,13 +106,24 @@ export const BUDGET = {
   figureGzip: 8 * KB,
   /**
    * A clean build (`astro build` with no build cache and no output folder, as CI and every host's
-   * deploy build start), median wall and CPU (user + system) milliseconds on the bench's machine,
-   * 2 CPUs. Issue 25 found 5.57 s / 7.6 s there on a quiet machine; the build now does about 0.7x /
-   * 0.77x of that work (README, "The author's loop"), and the limits leave room for what comes next.
+   * deploy build start), as a multiple of the framework's floor: a clean build of a bare Astro + MDX
+   * project of one page (FLOOR_PROJECT), run in turn with it on the same machine, median of the
+   * pairs' ratios for wall and for CPU (user + system) time. Machines of one kind differ several-fold
+   * in speed, and one machine drifts from minute to minute; the ratio to the floor does not. What the
+   * site measured, and what issue 25 asked, is in docs/performance.md.
    */
-  cleanBuildWallMs: 4_500,
-  cleanBuildCpuMs: 6_500,
+  cleanBuildVsFloor: { wall: 2.6, cpu: 2.8 },
 } as const;
+
+/**
+ * The floor the clean build is measured against: Astro with the MDX integration and one MDX page,
+ * nothing else; the bench writes it into its own folder and builds it with the project's
+ * node_modules.
+ */
+export const FLOOR_PROJECT: Readonly<Record<string, string>> = {
+  'astro.config.mjs': "import { defineConfig } from 'astro/config';\nimport mdx from '@astrojs/mdx';\n\nexport default defineConfig({ integrations: [mdx()] });\n",
+  'src/pages/index.mdx': '# Floor\n\nOne page, to time what every Astro build pays.\n',
+};
 
 /** One figure's drawing as built: the standalone file, and the largest inline copy in a page. */
 export interface FigureMeasure {
@@ -158,12 +185,14 @@ export interface BudgetInput {
   lighthouse?: LighthouseSummary[];
   /** The figures' drawings, when measured. */
   figures?: FigureMeasure[];
-  /** Clean builds, when they ran. */
-  cleanBuilds?: BuildTimes[];
+  /** Clean builds, each beside a build of the floor, when they ran. */
+  cleanBuilds?: BuildPair[];
 }
 
 /** One build's wall and CPU (user + system, its processes) milliseconds. */
 export interface BuildTimes { wall: number; cpu: number }
+/** A clean build of the site and, run just before it, one of the floor (FLOOR_PROJECT). */
+export interface BuildPair { site: BuildTimes; floor: BuildTimes }
 
 /** Script on load: files downloaded plus the inline scripts carried in the HTML. */
 export const jsOnLoad = (p: PageMeasure): number => p.js.gzip + p.inlineJs.gzip;
@@ -173,12 +202,15 @@ export function evaluateBudgets({ pages, tablePath, noJs, lighthouse, figures, c
   if (!table) throw new Error(`the table page "${tablePath}" was not measured`);
   const results: BudgetResult[] = [];
 
-  const tableBytes = table.html.gzip + table.css.gzip;
+  const first = table.throughTable;
+  const tableBytes = first ? first.gzip + table.css.gzip : undefined;
   results.push({
-    name: 'table page HTML + CSS (gzip)',
+    name: 'table page, first render: HTML to the table\'s end + CSS (gzip)',
     limit: `<= ${formatBytes(BUDGET.tableHtmlCssGzip)}`,
-    actual: `${formatBytes(tableBytes)} (HTML ${formatBytes(table.html.gzip)} + CSS ${formatBytes(table.css.gzip)})`,
-    pass: tableBytes <= BUDGET.tableHtmlCssGzip,
+    actual: tableBytes === undefined
+      ? 'no comparison table in the page'
+      : `${formatBytes(tableBytes)} (HTML to the table's end ${formatBytes(first!.gzip)} + CSS ${formatBytes(table.css.gzip)}; whole page HTML ${formatBytes(table.html.gzip)})`,
+    pass: tableBytes !== undefined && tableBytes <= BUDGET.tableHtmlCssGzip,
   });
 
   results.push({
@@ -221,14 +253,19 @@ export function evaluateBudgets({ pages, tablePath, noJs, lighthouse, figures, c
 
   if (figures) results.push(figureBudget(figures));
   if (cleanBuilds) {
-    const of = `median of ${cleanBuilds.length}`;
-    for (const [key, name, limit] of [['wall', 'wall', BUDGET.cleanBuildWallMs], ['cpu', 'CPU', BUDGET.cleanBuildCpuMs]] as const) {
-      const xs = cleanBuilds.map((b) => b[key]);
+    const of = `median of ${cleanBuilds.length} pair${cleanBuilds.length === 1 ? '' : 's'}`;
+    for (const [key, name] of [['wall', 'wall'], ['cpu', 'CPU']] as const) {
+      const limit = BUDGET.cleanBuildVsFloor[key];
+      const ratios = cleanBuilds.map((b) => b.site[key] / b.floor[key]);
+      const ratio = (x: number) => `${x.toFixed(2)}x`;
       results.push({
-        name: `clean build, ${name} time (${of})`,
-        limit: `<= ${formatSeconds(limit)}`,
-        actual: xs.length === 0 ? 'no builds' : `${formatSeconds(median(xs))} (${xs.map(formatSeconds).join(', ')})`,
-        pass: xs.length > 0 && median(xs) <= limit,
+        name: `clean build, ${name} time, against a bare Astro + MDX build (${of})`,
+        limit: `<= ${ratio(limit)}`,
+        actual: ratios.length === 0
+          ? 'no builds'
+          : `${ratio(median(ratios))} (${ratios.map(ratio).join(', ')}; site ${formatSeconds(median(cleanBuilds.map((b) => b.site[key])))}, ` +
+            `floor ${formatSeconds(median(cleanBuilds.map((b) => b.floor[key])))}, medians)`,
+        pass: ratios.length > 0 && median(ratios) <= limit,
       });
     }
   }
