@@ -22,10 +22,7 @@ export interface FigureView extends FigureModel {
   height: number;
 }
 
-/** A figure a page shows (inline, with a link to its standalone file). */
-export interface PlacedFigure { figure: FigureView }
-
-/** The accessible name of the drawing (inline or image): the steps follow it as text. */
+/** The accessible name of the drawing: the steps follow it as text. */
 export const drawingName = (f: Pick<FigureModel, 'title'>): string => `Diagram: ${f.title}. The same steps follow as text.`;
 
 async function build(): Promise<FigureView[]> {

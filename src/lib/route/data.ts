@@ -11,7 +11,7 @@ import { routes } from '../content/routes.ts';
 import { plainText } from '../markdown.ts';
 import { homeAlt, rowAlt } from '../preview-text.ts';
 import { url } from '../url.ts';
-import { getFigures, type PlacedFigure } from '../figures/index.ts';
+import { getFigures, type FigureView } from '../figures/index.ts';
 
 /** What a route is, as its page file knows it. */
 export type RouteSpec =
@@ -51,7 +51,7 @@ export interface RouteData {
    * The figures this route shows: on a page, every figure an MDX <Figure id="…" /> may embed; on a
    * row's page, the figures that explain the row (content: rows). Each is drawn inline.
    */
-  figures: PlacedFigure[];
+  figures: FigureView[];
 }
 
 type Place = Pick<RouteData, 'path' | 'title' | 'description'> & Partial<Pick<RouteData, 'ogType' | 'noindex' | 'moved' | 'wide' | 'toc' | 'prev' | 'next'>> & {
@@ -98,10 +98,10 @@ function place(model: TableModel, spec: RouteSpec): Place {
   }
 }
 
-async function placedFigures(spec: RouteSpec): Promise<PlacedFigure[]> {
-  if (spec.kind === 'page') return (await getFigures()).map((figure) => ({ figure }));
+async function placedFigures(spec: RouteSpec): Promise<FigureView[]> {
+  if (spec.kind === 'page') return getFigures();
   if (spec.kind === 'row' && spec.movedFrom === undefined)
-    return (await getFigures()).filter((f) => f.rows.includes(spec.row.id)).map((figure) => ({ figure }));
+    return (await getFigures()).filter((f) => f.rows.includes(spec.row.id));
   return [];
 }
 
