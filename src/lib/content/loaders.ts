@@ -131,10 +131,15 @@ export function pagesCollection(contentDir: string, path: string): Loader {
         session.report('pages', read);
       };
       const later = batched(async () => rescan(), (e) => ctx.logger.error(String(e)));
-      // The store glob writes to: every change (dev) re-scans the pages.
+      // The store glob writes to: every change after the first load (dev) re-scans the pages. Not
+      // during it: glob reads the files asynchronously, and a rescan between two files would report
+      // the pages read so far; were every other collection in by then, the rules would run on that
+      // part and fail the build with "no page" problems (tests/unit/loaders.test.ts).
+      let loaded = false;
+      const changed = () => { if (loaded) later(); };
       const store: typeof ctx.store = Object.create(ctx.store, {
-        set: { value: (entry: Parameters<typeof ctx.store.set>[0]) => { const r = ctx.store.set(entry); later(); return r; } },
-        delete: { value: (id: string) => { ctx.store.delete(id); later(); } },
+        set: { value: (entry: Parameters<typeof ctx.store.set>[0]) => { const r = ctx.store.set(entry); changed(); return r; } },
+        delete: { value: (id: string) => { ctx.store.delete(id); changed(); } },
       });
       await inner.load({
         ...ctx,
@@ -147,6 +152,7 @@ export function pagesCollection(contentDir: string, path: string): Loader {
           return (entry?.data ?? props.data) as typeof props.data;
         },
       });
+      loaded = true;
       rescan();
     },
   };
