@@ -9,6 +9,7 @@ import { getTable } from '../content/index.ts';
 import { routes } from '../content/routes.ts';
 import { assembleFigure, type FigureModel } from './model.ts';
 import { layoutFigure } from './layout.ts';
+import { siteGraphviz } from './graphviz.ts';
 import { figureSvg, inlineStyle, standaloneStyle } from './svg.ts';
 import tokensCss from '../../styles/tokens.css?raw';
 import figureCss from './figure-svg.css?raw';
@@ -30,9 +31,10 @@ async function build(): Promise<FigureView[]> {
   const entries = (await getCollection('figures')).map((e) => e.data).sort((a, b) => a.id.localeCompare(b.id));
   const style = standaloneStyle(tokensCss, figureCss);
   const pageStyle = inlineStyle(figureCss);
+  const graphviz = siteGraphviz();
   return Promise.all(entries.map(async (entry) => {
     const model = assembleFigure(entry, table.backends, table.excerpts);
-    const layout = await layoutFigure(model);
+    const layout = await layoutFigure(model, graphviz);
     const svg = figureSvg(model, layout, { head: pageStyle, attributes: `role="img" aria-label="${drawingName(model).replace(/"/g, '&quot;')}"` });
     const file = figureSvg(model, layout, { head: style, title: true });
     const hash = createHash('sha256').update(file).digest('hex').slice(0, 10);

@@ -1,8 +1,9 @@
 // Lays a figure out with Graphviz (dot, compiled to WebAssembly by @viz-js/viz): lanes are
 // clusters, a timeline's stages are ranks shared by every lane (newrank), edges are splines routed
 // around the boxes. We size every box from its wrapped text (text.ts) and Graphviz places them; what
-// comes back is positions only, drawn by svg.ts. Runs at build time only.
-import { instance, type Viz } from '@viz-js/viz';
+// comes back is positions only, drawn by svg.ts. Runs at build time only; Graphviz's answers are kept
+// (graphviz.ts), so a clean checkout of the site does not run it.
+import { runGraphviz, type Graphviz } from './graphviz.ts';
 import type { FigureModel } from './model.ts';
 import { wrap, lineWidth, textWidth, type Line } from './text.ts';
 
@@ -24,9 +25,6 @@ export interface Layout {
   edges: LaidEdge[];
 }
 
-let viz: Promise<Viz> | undefined;
-const graphviz = () => (viz ??= instance());
-
 /** What a step's provenance line says in the drawing: the sources it cites, or that it is our reading. */
 export function provenanceLine(item: { cites: { source: { label: string } }[]; reading: boolean }): string {
   return item.reading ? '◇ our reading' : `§ ${[...new Set(item.cites.map((c) => c.source.label))].join(', ')}`;
@@ -45,7 +43,7 @@ function textBox(label: string, prov: string, maxWidth: number): { lines: Line[]
 /** The lane's title: its backend's name, and "read, not run" on a second line for a column that was not run. */
 export const laneTitle = (lane: FigureModel['lanes'][number]): string[] => (lane.run ? [lane.name] : [lane.name, 'read, not run']);
 
-export async function layoutFigure(figure: FigureModel): Promise<Layout> {
+export async function layoutFigure(figure: FigureModel, graphviz: Graphviz = runGraphviz): Promise<Layout> {
   const maxWidth = STEP_TEXT_WIDTH[figure.flow];
   const sized = new Map<string, ReturnType<typeof textBox>>();
   for (const item of [...figure.stages, ...figure.steps]) sized.set(item.id, textBox(item.label, provenanceLine(item), maxWidth));
@@ -89,7 +87,7 @@ export async function layoutFigure(figure: FigureModel): Promise<Layout> {
   for (const e of figure.edges) dot.push(`${q(e.from)} -> ${q(e.to)}${e.label ? ` [label=${q(e.label)}]` : ''};`);
   dot.push('}');
 
-  const json = (await graphviz()).renderJSON(dot.join('\n')) as GvGraph;
+  const json = (await graphviz(dot.join('\n'), figure.id)) as GvGraph;
   return fromGraphviz(json, figure, sized, header);
 }
 
