@@ -1,12 +1,12 @@
 // Graphviz for the figures' layout (dot, compiled to WebAssembly by @viz-js/viz), and where its
-// answers are kept. Loading Graphviz and laying out both figures cost a clean build about 3 % of its
-// wall time and 5 % of its CPU time (docs/performance.md). As with the link-preview images
+// answers are kept: a clean build that loads Graphviz and lays out both figures takes about 2.5 %
+// longer, wall and CPU time (docs/performance.md). As with the link-preview images
 // (src/lib/preview-image.ts), each answer is kept in a file named by the figure and a hash of all
 // that decides it, the DOT text and Graphviz's version:
 //   - figure-layouts/ in the repository, for the project's own content: a clean checkout (CI, a
 //     host's deploy build) lays out no figure and never loads Graphviz. A build or dev render of
 //     content/ that changes a figure lays it out, writes the new file there and removes that figure's
-//     old one: commit it with the content change (tests/unit/figures.test.ts fails until then);
+//     old one: commit it with the content change (tests/unit/figure-layouts.test.ts fails until then);
 //   - the build cache (CACHE_DIR, else node_modules/.astro) for any other content folder.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
