@@ -8,12 +8,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { RowModel, TableModel, Provenance } from './content/model.ts';
 import { PROVENANCE_LABEL } from './content/model.ts';
 import { plainText } from './markdown.ts';
 import { provenanceWords, homeQuestions, shortWords } from './preview-text.ts';
-import { COMMITTED_DIR, isOwnContent } from './preview-cache.ts';
+import { COMMITTED_DIR, isOwnContent, buildCacheDir, pinnedVersions } from './preview-cache.ts';
 
 export const PREVIEW = { width: 1200, height: 630, type: 'image/png' } as const;
 
@@ -95,10 +95,9 @@ export function homeCard(model: TableModel): Node {
 //     uses any more (preview-cache.ts, at the end of the build);
 //   - the build cache (CACHE_DIR, else Astro's own, node_modules/.astro) for any other content folder
 //     (tests, the benchmark's synthetic tables), which must never write into the repository.
-const root = process.cwd();
-const cacheDir = resolve(process.env.CACHE_DIR ?? 'node_modules/.astro', 'preview-images');
-// The renderers' versions as package.json pins them (exact versions; sharp exports no package.json).
-const pinned = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+const cacheDir = buildCacheDir('preview-images');
+// The renderers' versions as package.json pins them (sharp exports no package.json).
+const pinned = pinnedVersions();
 let fontHash: string | undefined;
 const cacheKey = (card: Node): string => {
   fontHash ??= createHash('sha256').update(font(400)).update(font(700)).digest('hex');

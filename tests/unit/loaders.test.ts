@@ -19,10 +19,8 @@ class Store {
   readonly entries = new Map<string, Entry>();
   set(entry: Entry) { this.entries.set(entry.id, entry); return true; }
   get(id: string) { return this.entries.get(id); }
-  has(id: string) { return this.entries.has(id); }
   keys() { return [...this.entries.keys()]; }
   values() { return [...this.entries.values()]; }
-  entriesList() { return [...this.entries.entries()]; }
   delete(id: string) { this.entries.delete(id); }
   clear() { this.entries.clear(); }
   addModuleImport() {}
@@ -45,7 +43,6 @@ function context(name: string, store: Store): LoaderContext {
   return {
     collection: name,
     store,
-    meta: new Map(),
     config: { root: pathToFileURL(`${root}/`), srcDir: pathToFileURL(`${root}/src/`), markdown: markdownConfig('/') },
     logger: { info: quiet, warn: quiet, error: quiet, debug: quiet, label: name, options: {}, fork: () => undefined },
     parseData: async ({ data }: { data: unknown }) => data,

@@ -10,9 +10,9 @@
 //   - the build cache (CACHE_DIR, else node_modules/.astro) for any other content folder.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Viz } from '@viz-js/viz';
-import { isOwnContent } from '../preview-cache.ts';
+import { isOwnContent, buildCacheDir, pinnedVersions } from '../preview-cache.ts';
 
 /** Lays out a graph in DOT and returns Graphviz's JSON; `figure` names whose graph it is. */
 export type Graphviz = (dot: string, figure: string) => Promise<unknown>;
@@ -25,8 +25,7 @@ export const runGraphviz: Graphviz = async (dot) => {
   return (await viz).renderJSON(dot);
 };
 
-// Graphviz's version as package.json pins it (an exact version).
-const pinned = (JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['@viz-js/viz'];
+const pinned = pinnedVersions()['@viz-js/viz'];
 
 /** The file that keeps a figure's layout: its id, then a hash of the DOT text and Graphviz's version. */
 export const layoutFile = (figure: string, dot: string): string =>
@@ -53,4 +52,4 @@ export const COMMITTED_LAYOUTS = join(process.cwd(), 'figure-layouts');
 
 /** Where this run keeps layouts: the repository's folder for content/, the build cache otherwise. */
 export const siteGraphviz = (): Graphviz =>
-  keptGraphviz(isOwnContent() ? COMMITTED_LAYOUTS : resolve(process.env.CACHE_DIR ?? 'node_modules/.astro', 'figure-layouts'));
+  keptGraphviz(isOwnContent() ? COMMITTED_LAYOUTS : buildCacheDir('figure-layouts'));
