@@ -1,7 +1,8 @@
 // The claims syntax (docs/claims.md), as remark-directive parses it, turned into HTML:
 //   :cite[id id ...]   a bracket group of small links, one per id, to the excerpt (or row, or
-//                      evidence); each link shows the source's label, is named "Source: KEP-265,
-//                      lines 98–102", and prints the lines on paper;
+//                      evidence); each link shows the source and its lines ("KEP-265 L98–102"),
+//                      is named "Source: KEP-265 L98–102", prints a code file's path on paper, and
+//                      is left out of the search index's text (data-pagefind-ignore);
 //   :reading[...]      one sentence or clause of our own inference, labelled "Our reading:";
 //   :::reading ... ::: paragraphs of our reading, under a visible "Our reading" label;
 //   :::intro ... :::   text that makes no claim (an introduction, navigation): plain prose.
@@ -39,15 +40,15 @@ const h = (tagName: string, className: string | undefined, children: ElementCont
   type: 'element', tagName, properties: { ...(className && { className: [className] }), ...extra }, children,
 });
 
-/** A citation link's accessible name: "Source: KEP-265, lines 98–102". */
-export const citeName = (t: CiteTarget): string => `${t.prefix}${t.label}${t.detail}`;
+/** A citation link's accessible name: "Source: topology.go L55–66, pkg/proxy/topology.go" (holds what it shows). */
+export const citeName = (t: CiteTarget): string => `${t.prefix}${t.text}${t.detail}`;
 
 function citeLink(id: string, target: CiteTarget | undefined): ElementContent {
   if (!target) return h('span', 'cite-unknown', [{ type: 'text', value: `unknown citation “${id}”` }]);
   // The name is given whole: a visually hidden part inside a link is its own box in some browsers,
   // which breaks the name ("KEP-265 , lines 98–102"). It begins with what the link shows (WCAG 2.5.3).
   return h('a', 'cite', [
-    { type: 'text', value: target.label },
+    { type: 'text', value: target.text },
     h('span', 'cite-detail', [{ type: 'text', value: target.detail }]),
   ], { href: target.href, ariaLabel: citeName(target), dataCite: id });
 }
@@ -58,7 +59,7 @@ function citeGroup(node: TextDirective, resolve: CiteResolver): void {
   const children: ElementContent[] = [{ type: 'text', value: '[' }];
   links.forEach((link, i) => children.push(...(i > 0 ? [{ type: 'text', value: ', ' } as const] : []), link));
   children.push({ type: 'text', value: ']' });
-  node.data = { hName: 'span', hProperties: { className: ['cites'] }, hChildren: children };
+  node.data = { hName: 'span', hProperties: { className: ['cites'], dataPagefindIgnore: '' }, hChildren: children };
 }
 
 function readingText(node: TextDirective): void {

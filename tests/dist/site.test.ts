@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { loadTable } from '../../src/lib/content/load.ts';
 import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON } from '../../src/lib/content/model.ts';
+import { citeText } from '../../src/lib/content/cite-text.ts';
+import { READING_LABEL } from '../../src/lib/remark-claims.ts';
 import { routes } from '../../src/lib/content/routes.ts';
 import { normaliseBase } from '../../src/lib/base.ts';
 import { builtHtmlFiles, sitePathOfFile } from '../../tools/lib/site-pages.ts';
@@ -156,34 +158,43 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       assert.equal(badge.length, 1, `${where}: one badge`);
       const text = badge.text().replace(/\s+/g, ' ').trim();
       assert.ok(text.startsWith(`${PROVENANCE_ICON[cell.provenance]} ${PROVENANCE_LABEL[cell.provenance]} · `), `${where}: ${text}`);
-      // At a glance: the short answer, then the badge and "Details", the full answer inside it.
+      // At a glance: the short answer, then the badge, which is the button of the disclosure that
+      // holds the full answer, its sources and the cell's one link.
       const expected = cell.provenance === 'to-measure' ? 'Expected: ' : '';
       const csv = csvAnswers.get(`${row.id}/${cell.backend.id}`);
       assert.ok(csv && csv.short !== '' && csv.answer !== '', `${where}: both answers in comparison.csv`);
       assert.equal(plain(td.find('.cell-short')), expected + csv.short, `${where}: short answer`);
       assert.equal(plain(td.find('.cell-answer')), expected + csv.answer, `${where}: full answer`);
-      const details = td.children('.cell-glance').children('details.cell-details');
-      assert.equal(details.length, 1, `${where}: one disclosure, after the badge`);
+      const details = td.children('details.cell-details');
+      assert.equal(details.length, 1, `${where}: one disclosure`);
       assert.equal(details.attr('open'), undefined, `${where}: closed in the HTML`);
-      assert.match(details.children('summary').text(), /^Details/, where);
+      assert.equal(details.children('summary').children('.badge').length, 1, `${where}: the badge is the disclosure's button`);
+      assert.equal(badge.is('a'), false, `${where}: the badge is not a link`);
+      assert.match(details.children('summary').text(), new RegExp(`\\(details and sources: ${cell.backend.name}, `), `${where}: the button's name says what it opens`);
       assert.equal(details.find('.cell-answer').length, 1, `${where}: the full answer is inside the disclosure`);
-      assert.equal(details.find('a.cell-link').attr('href'), routes.cellAnchor(row.id, cell.backend.id), `${where}: cell link inside`);
+      const links = details.find('a.cell-link');
+      assert.equal(links.length, 1, `${where}: one cell link`);
+      assert.equal(links.attr('href'), routes.cellAnchor(row.id, cell.backend.id), `${where}: cell link inside`);
+      assert.equal(links.attr('data-copy-link'), '', `${where}: the cell link is what copies`);
+      assert.equal(td.find('button').length, 0, `${where}: no second copy control`);
       const cites = td.find('a[data-cite]').map((_, a) => $(a).attr('data-cite')).get();
-      if (cell.provenance === 'cited') {
+      assert.deepEqual(cites, cell.cites.map((c) => c.id), `${where}: cites, in the disclosure`);
+      details.find('a[data-cite]').each((i, a) => {
+        const ref = cell.cites[i]!;
+        assert.equal($(a).attr('href'), base + ref.href);
+        assert.equal($(a).text(), citeText(ref.source.label, ref.excerpt.lines), `${where}: a cite link names its source and lines`);
+      });
+      assert.equal(badge.find('a').length, 0, `${where}: no links in the compact badge`);
+      if (cell.provenance === 'cited')
         // The compact badge names each source once; the excerpt links are in the full answer.
         assert.equal(text, `${PROVENANCE_ICON.cited} ${PROVENANCE_LABEL.cited} · ${[...new Set(cell.cites.map((c) => c.source.label))].join(', ')}`, where);
-        assert.equal(badge.find('a').length, 0, `${where}: no links in the compact badge`);
-        assert.deepEqual(details.find('a[data-cite]').map((_, a) => $(a).attr('data-cite')).get(), cell.cites.map((c) => c.id), `${where}: cites`);
-        details.find('a[data-cite]').each((i, a) => assert.equal($(a).attr('href'), base + cell.cites[i]!.href));
-      } else {
-        assert.deepEqual([...cites].sort(), cell.cites.map((c) => c.id).sort(), `${where}: cites, in the full answer (grouped by source)`);
-        assert.ok(text.endsWith(`ex. ${cell.exercise}`), `${where}: ${text}`);
-      }
+      else assert.equal(text, `${PROVENANCE_ICON[cell.provenance]} ${PROVENANCE_LABEL[cell.provenance]} · on a node`, where);
       if (cell.provenance === 'to-measure') {
         assert.match(td.find('.cell-answer').text(), /^Expected: /, where);
         assert.match(td.find('.cell-how').text(), /^How to measure: /, where);
+        assert.equal(td.find('.cell-how a').filter((_, a) => $(a).text() === `exercise ${cell.exercise}`).attr('href'), base + routes.page('exercise'), `${where}: the exercise is a link`);
       }
-      if (cell.provenance === 'measured') assert.equal(badge.attr('href'), base + routes.evidence(cell.evidence.id), where);
+      if (cell.provenance === 'measured') assert.equal(details.find(`a[href="${base + routes.evidence(cell.evidence.id)}"]`).length, 1, `${where}: evidence link`);
     }
 });
 
@@ -192,7 +203,11 @@ test('the legend counts each kind of cell', () => {
   for (const p of PROVENANCES) {
     const n = model.counts[p];
     assert.equal($(`.legend [data-legend=${p}] .legend-count`).text(), `${n} ${n === 1 ? 'cell' : 'cells'}`, p);
+    // The badge and its count are apart in the text, not only on screen ("Measured 0 cells").
+    assert.match($(`.legend [data-legend=${p}]`).text().replace(/\s+/g, ' ').trim(), new RegExp(`^${PROVENANCE_ICON[p]} ${PROVENANCE_LABEL[p]} ${n} cells?: `), p);
   }
+  // The one mark prose uses for our inference is in the legend, with the label the pages show.
+  assert.match($('.legend [data-legend=reading]').text().replace(/\s+/g, ' ').trim(), new RegExp(`^${READING_LABEL} in the text marks our own inference`));
 });
 
 test('each row has its own page: title, description from the summary, a section per backend, a link back', () => {

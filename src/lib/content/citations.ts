@@ -9,15 +9,18 @@ import { join } from 'node:path';
 import { readCollection, PATHS, type ContentData } from './collections.ts';
 import { plainRender } from './inline.ts';
 import { routes } from './routes.ts';
+import { citeText } from './cite-text.ts';
 
 export interface CiteTarget {
   id: string;
   kind: 'excerpt' | 'row' | 'evidence';
   /** Site path from the root ("/keps/kep-265/#x"); rehype-base-links adds the deploy base. */
   href: string;
-  /** What the link shows: the source's label ("KEP-265"), "table" or "evidence". */
+  /** The source's label ("KEP-265"), "table" or "evidence". */
   label: string;
-  /** The rest of its accessible name, shown in print only: ", lines 98–102", " row: <question>". */
+  /** What the link shows: the source and its lines ("KEP-265 L98–102"), the row ("drain row"), "evidence". */
+  text: string;
+  /** The rest of its accessible name, shown in print only: the file (", pkg/proxy/topology.go"), ": <question>". */
   detail: string;
   /** Read before the label, with its punctuation: "Source: " (or nothing). */
   prefix: string;
@@ -37,21 +40,20 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
     const source = sources.get(e.source);
     if (!source) continue;
     const id = `${e.source}/${e.id}`;
-    const file = e.path ? ` ${e.path}` : '';
     targets.set(id, {
       id, kind: 'excerpt', href: `/${routes.excerpt(source.page, e.id)}`,
-      label: source.label, detail: `${file}, ${linesText(e.lines)}`, prefix: 'Source: ',
+      label: source.label, text: citeText(source.label, e.lines), detail: e.path ? `, ${e.path}` : '', prefix: 'Source: ',
     });
   }
   for (const axis of data.axes)
     targets.set(`row/${axis.id}`, {
       id: `row/${axis.id}`, kind: 'row', href: `/${routes.rowAnchor(axis.id)}`,
-      label: 'table', detail: ` row: ${axis.question}`, prefix: '',
+      label: 'table', text: `${axis.id.replace(/-/g, ' ')} row`, detail: `: ${axis.question}`, prefix: '',
     });
   for (const ev of data.evidence)
     targets.set(`evidence/${ev.id}`, {
       id: `evidence/${ev.id}`, kind: 'evidence', href: `/${routes.evidence(ev.id)}`,
-      label: 'evidence', detail: ` ${ev.id}, captured ${ev.captured}`, prefix: '',
+      label: 'evidence', text: 'evidence', detail: ` ${ev.id}, captured ${ev.captured}`, prefix: '',
     });
   return targets;
 }

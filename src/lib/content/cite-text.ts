@@ -1,0 +1,6 @@
+// What a citation link shows: its source and its lines, short ("KEP-265 L98–102", "topology.go L55"),
+// so two citations of one file in a sentence read apart, and a reader sees where to look before
+// following the link. Shared by running text (remark-claims) and the table's cells (CiteLinks).
+export const shortLines = ([a, b]: readonly [number, number]): string => (a === b ? `L${a}` : `L${a}–${b}`);
+
+export const citeText = (label: string, lines: readonly [number, number]): string => `${label} ${shortLines(lines)}`;
