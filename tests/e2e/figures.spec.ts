@@ -10,6 +10,7 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
 import { assembleFigure, type FigureModel } from '../../src/lib/figures/model.ts';
 import { routes } from '../../src/lib/content/routes.ts';
+import { citeText } from '../../src/lib/content/cite-text.ts';
 
 const data = await loadContent('content');
 const table = assembleTable(data);
@@ -73,12 +74,10 @@ async function axNode(cdp: CDPSession, selector: string): Promise<AXNode> {
   return { role: String(nodes[0]!.role?.value ?? ''), name: String(nodes[0]!.name?.value ?? '') };
 }
 
-/** What a step reads as: its label, then its sources and excerpt links, or "our reading". */
+/** What a step reads as: its label, then its citation links (source and lines), or "our reading". */
 function stepReading(s: FigureModel['steps'][number]): string[] {
   if (s.reading) return [s.label, 'our reading'];
-  const bySource = new Map<string, string[]>();
-  for (const c of s.cites) bySource.set(c.source.label, [...(bySource.get(c.source.label) ?? []), c.excerpt.id.replace(/-/g, ' ')]);
-  return [s.label, ...[...bySource].flatMap(([source, ids]) => [source, ...ids])];
+  return [s.label, ...s.cites.map((c) => citeText(c.source.label, c.excerpt.lines))];
 }
 
 for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure === p.figure) === i)) {
@@ -108,7 +107,7 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
     for (const s of place.figure.steps.filter((x) => !x.reading)) {
       const links = page.locator(`#${routes.figureStepAnchor(place.figure.id, s.id)} a[data-cite]`);
       await expect(links).toHaveCount(s.cites.length);
-      for (const [i, c] of s.cites.entries()) await expect(links.nth(i)).toHaveAccessibleName(c.excerpt.id.replace(/-/g, ' '));
+      for (const [i, c] of s.cites.entries()) await expect(links.nth(i)).toHaveAccessibleName(citeText(c.source.label, c.excerpt.lines));
     }
   });
 }

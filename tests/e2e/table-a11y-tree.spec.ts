@@ -1,7 +1,7 @@
 // The table as a screen reader hears it: the names Chromium computes for the table's headers,
-// the order one cell of each provenance reads in (closed: its short answer, its badge, "Details";
-// opened from the keyboard: then its full answer and what it rests on), and the order Tab walks the
-// row tools and each cell's "Details", with each focused element in view. Everything expected comes from the built
+// the order one cell of each provenance reads in (closed: its short answer, then its badge, which is
+// the button of its details; opened from the keyboard: then its full answer and what it rests on), and
+// the order Tab walks the row tools and each cell's badge, with each focused element in view. Everything expected comes from the built
 // site's comparison.json, not from literals, so adding a row or a column needs no change here.
 // Runs at desktop width, at 360 px (each row a stacked group: CSS changes the table's boxes, and the
 // table must keep its roles) and with JavaScript off (no copy buttons).
@@ -10,7 +10,7 @@ import { test, expect } from './fixtures.ts';
 import { plainInline } from '../../src/lib/content/words.ts';
 
 type Provenance = 'measured' | 'to-measure' | 'cited';
-interface Cite { id: string; source: string; excerpt: string }
+interface Cite { id: string; source: string; excerpt: string; upstream: string }
 interface Cell { url: string; provenance: Provenance; short: string; answer: string; exercise?: number; how?: string; evidence?: string; cites: Cite[] }
 interface Model {
   backends: { id: string; name: string; run: boolean }[];
@@ -60,30 +60,38 @@ function bySource(cites: Cite[]): [string, Cite[]][] {
 }
 
 
-/** The order a cell reads in at a glance: its short answer, its badge (the sources' names), "Details". */
+/** What a cell's badge says after its kind: the sources' names (cited), or where it is measured. */
+const badgeWords = (cell: Cell): string[] => (cell.provenance === 'cited' ? bySource(cell.cites).map(([source]) => source) : ['on a node']);
+
+/** The order a cell reads in at a glance: its short answer, then its badge, the button that opens its details and sources. */
 function glanceOrder(cell: Cell, backend: string, question: string): string[] {
-  const badge = cell.provenance === 'cited' ? bySource(cell.cites).map(([source]) => source) : [`ex. ${cell.exercise}`];
-  return [...(cell.provenance === 'to-measure' ? ['Expected:'] : []), cell.short, LABEL[cell.provenance], ...badge, 'Details', backend, question];
+  return [...(cell.provenance === 'to-measure' ? ['Expected:'] : []), cell.short, LABEL[cell.provenance], ...badgeWords(cell), 'details and sources', backend, question];
+}
+
+/** A citation link's text: its source and lines, from the pinned permalink's #L<a>-L<b>. */
+function citeText(c: Cite): string {
+  const [, a, b] = /#L(\d+)(?:-L(\d+))?$/.exec(c.upstream) ?? [];
+  return `${c.source} L${a}${b && b !== a ? `–${b}` : ''}`;
 }
 
 /**
- * The order the full answer reads in once "Details" is open: the answer, then what it rests on, up to
+ * The order the full answer reads in once the details are open: the answer, then what it rests on, up to
  * its first source's first excerpt (Chromium cuts a very long name short; the Tab walk checks the rest).
  */
 function readingOrder(cell: Cell): string[] {
-  const citeFragments = (cites: Cite[]) => bySource(cites).slice(0, 1).flatMap(([source, refs]) => [source, refs[0]!.id.split('/').pop()!.replace(/-/g, ' ')]);
+  const citeFragments = (cites: Cite[]) => cites.slice(0, 1).map(citeText);
   if (cell.provenance === 'to-measure') {
-    return ['Expected:', cell.answer, 'How to measure:', cell.how ?? '', 'The expectation rests on', ...citeFragments(cell.cites)];
+    return ['Expected:', cell.answer, 'How to measure:', cell.how ?? '', `exercise ${cell.exercise}`, 'The expectation rests on', ...citeFragments(cell.cites)];
   }
   if (cell.provenance === 'measured') {
-    return [cell.answer, 'Also cited:', ...citeFragments(cell.cites)];
+    return [cell.answer, 'Evidence, captured', 'Also cited:', ...citeFragments(cell.cites)];
   }
   return [cell.answer, 'Cited:', ...citeFragments(cell.cites)];
 }
 
 const path = (u: string) => { const url = new URL(u); return url.pathname + url.hash; };
 
-/** The model's stops for Tab through the table, details closed: per row its link and tools, then each cell's badge link (measured) and "Details". */
+/** The model's stops for Tab through the table, details closed: per row its link and tools, then each cell's badge (the disclosure's button). */
 function expectedStops(model: Model, js: boolean): string[] {
   return model.rows.flatMap((row) => [
     `link ${path(row.url)}`,
@@ -91,15 +99,17 @@ function expectedStops(model: Model, js: boolean): string[] {
     ...(js ? [`copy button #${row.id}`] : []),
     ...model.backends.flatMap((b) => {
       const cell = row.cells[b.id]!;
-      return [...(cell.evidence ? [`link ${path(cell.evidence)}`] : []), `details ${new URL(cell.url).hash}`];
+      return [`details ${new URL(cell.url).hash}`];
     }),
   ]);
 }
 
-/** The stops inside one cell's open "Details": its citations, then its own link and copy button. */
-const openStops = (cell: Cell, js: boolean): string[] => [
-  ...bySource(cell.cites).flatMap(([, refs]) => refs).map((c) => `link ${path(c.excerpt)}`),
-  `link ${path(cell.url)}`, ...(js ? [`copy button ${new URL(cell.url).hash}`] : []),
+/** The stops inside one cell's open details: its evidence (measured), the exercise (to measure), its citations, then its one link. */
+const openStops = (cell: Cell): string[] => [
+  ...(cell.evidence ? [`link ${path(cell.evidence)}`] : []),
+  ...(cell.provenance === 'to-measure' ? ['link /exercise/'] : []),
+  ...cell.cites.map((c) => `link ${path(c.excerpt)}`),
+  `link ${path(cell.url)}`,
 ];
 
 interface Stop { stop: string; inTable: boolean; covered: string | null; clipped: string | null; inView: boolean }
@@ -148,7 +158,7 @@ for (const setup of SETUPS) {
     test.use({ viewport: setup.viewport, javaScriptEnabled: setup.js });
 
     // One page load, three checks: the names, the reading order, the Tab walk.
-    test('headers named by what they head; each kind of cell reads short answer, badge, "Details", then opened its answer and sources; Tab reaches every tool in order, in view', async ({ page }) => {
+    test('headers named by what they head; each kind of cell reads short answer, then its badge, then opened its answer and sources; Tab reaches every tool in order, in view', async ({ page }) => {
       const model = await getModel(page);
       await page.goto('');
       const cdp = await page.context().newCDPSession(page);
@@ -184,7 +194,7 @@ for (const setup of SETUPS) {
         await expect(page.getByRole('rowheader', { name: first.question, exact: true })).toHaveCount(1);
       });
 
-      await test.step('one cell of each provenance reads: short answer, badge, "Details"; opened from the keyboard, then its full answer and what it rests on', async () => {
+      await test.step('one cell of each provenance reads: short answer, then the badge; opened from the keyboard, then its full answer and what it rests on', async () => {
         const problems: string[] = [];
         /** Finds each fragment in order in the name; reports the first one missing. */
         const inOrder = (name: string, fragments: string[], what: string) => {
@@ -212,26 +222,27 @@ for (const setup of SETUPS) {
           const where = `${provenance} cell ${row.id}/${backend.id}`;
           const selector = `tr#${row.id} > td[data-backend="${backend.id}"]`;
 
-          // Closed: the short answer first (after "Expected:" while to measure), the badge, then "Details", and nothing of the full answer.
+          // Closed: the short answer first (after "Expected:" while to measure), then the badge, and nothing of the full answer.
           const [closed] = await axNames(cdp, selector);
           if (closed?.role !== 'cell') problems.push(`${where}: expected role cell, found ${closed?.role}`);
           inOrder(closed?.name ?? '', glanceOrder(cell, backend.name, row.question), `${where}, closed`);
           const lead = squash(cell.provenance === 'to-measure' ? `Expected: ${cell.short}` : cell.short);
           if (!squash(closed?.name ?? '').startsWith(lead)) problems.push(`${where} does not open with its short answer; it reads "${closed?.name}"`);
-          if (squash(closed?.name ?? '').includes(squash(cell.answer))) problems.push(`${where}: the full answer is announced while "Details" is closed`);
+          if (squash(closed?.name ?? '').includes(squash(cell.answer))) problems.push(`${where}: the full answer is announced while its details are closed`);
           const [summary] = await axNames(cdp, `${selector} summary`);
-          if (summary?.role !== 'DisclosureTriangle' || summary.expanded !== false || !summary.name.startsWith(`Details (${backend.name}, ${row.question})`)) {
-            problems.push(`${where}: "Details" should be a collapsed disclosure named after its cell; found ${JSON.stringify(summary)}`);
+          const badgeName = `${LABEL[cell.provenance]} · ${badgeWords(cell).join(', ')} (details and sources: ${backend.name}, ${row.question})`;
+          if (summary?.role !== 'DisclosureTriangle' || summary.expanded !== false || summary.name !== badgeName) {
+            problems.push(`${where}: the badge should be a collapsed disclosure named "${badgeName}"; found ${JSON.stringify(summary)}`);
           }
 
-          // Opened from the keyboard: expanded, and the full answer follows "Details", then what it rests on.
+          // Opened from the keyboard: expanded, and the full answer follows the badge, then what it rests on.
           await page.locator(`${selector} summary`).focus();
           await page.keyboard.press('Enter');
           await expect(page.locator(`${selector} details`)).toHaveAttribute('open', '');
           const [open] = await axNames(cdp, selector);
-          inOrder(open?.name ?? '', ['Details', ...readingOrder(cell)], `${where}, opened`);
+          inOrder(open?.name ?? '', ['details and sources', ...readingOrder(cell)], `${where}, opened`);
           const [expanded] = await axNames(cdp, `${selector} summary`);
-          if (expanded?.expanded !== true) problems.push(`${where}: "Details" is not announced as expanded once open`);
+          if (expanded?.expanded !== true) problems.push(`${where}: the badge is not announced as expanded once open`);
           await page.keyboard.press('Enter');
           await expect(page.locator(`${selector} details`)).not.toHaveAttribute('open');
         }
@@ -274,11 +285,11 @@ for (const setup of SETUPS) {
         await summary.focus();
         await page.keyboard.press('Space');
         const stops: string[] = [];
-        for (const _ of openStops(cell, setup.js)) {
+        for (const _ of openStops(cell)) {
           await page.keyboard.press('Tab');
           stops.push((await page.evaluate(describeFocus)).stop);
         }
-        expect(stops, `Tab inside the open "Details" of ${row.id}/${backend.id}`).toEqual(openStops(cell, setup.js));
+        expect(stops, `Tab inside the open details of ${row.id}/${backend.id}`).toEqual(openStops(cell));
       });
     });
   });

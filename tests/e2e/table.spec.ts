@@ -45,18 +45,53 @@ test('copy link puts the row page URL (with the base), the link that previews th
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}${routes.row(first!.id)}`);
 });
 
-test('a cell\'s copy link puts its section on the row page on the clipboard', { tag: '@base' }, async ({ page, context, baseURL }) => {
+test('a cell has one link: following it targets the cell and copies exactly the link it shows', { tag: '@base' }, async ({ page, context, baseURL }) => {
   const row = last;
   const backend = table.backends.at(-1)!;
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('');
-  // The cell's own link and copy button are part of its full answer, behind "Details".
-  await page.locator(`td#${routes.cellId(row.id, backend.id)} summary`).click();
-  await page.getByRole('button', { name: `Copy link to the ${backend.name} cell of “${row.question}”` }).click();
-  const link = `${baseURL}${routes.rowCell(row.id, backend.id)}`;
-  await expect(page.getByRole('status')).toHaveText(`Link copied: ${link}`);
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+  const cell = page.locator(`td#${routes.cellId(row.id, backend.id)}`);
+  // The cell's own link is part of its details, which its badge opens.
+  await cell.locator('summary').click();
+  await expect(cell.getByRole('link', { name: /Link to this cell/ })).toHaveCount(1);
+  await expect(cell.getByRole('button'), 'no second copy control in a cell').toHaveCount(0);
+  const link = cell.getByRole('link', { name: `Link to this cell: ${backend.name}, ${row.question}` });
+  const shown = new URL((await link.getAttribute('href'))!, page.url()).href;
+  expect(shown).toBe(`${baseURL}${routes.cellAnchor(row.id, backend.id)}`);
+  await link.click();
+  await expect(page.getByRole('status')).toHaveText(`Link copied: ${shown}`);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+  await expect(page).toHaveURL(shown);
+  await expect(page.locator('td:target')).toHaveId(routes.cellId(row.id, backend.id));
 });
+
+test('a cell\'s badge opens its sources', { tag: '@base' }, async ({ page }) => {
+  await page.goto('');
+  for (const kind of ['cited', 'to-measure'] as const) {
+    const cell = page.locator(`td[data-provenance=${kind}]`).first();
+    await expect(cell.locator('a[data-cite]').first()).toBeHidden();
+    await cell.locator('.badge').click();
+    await expect(cell.locator('a[data-cite]').first(), `${kind}: a citation shows once the badge is pressed`).toBeVisible();
+    await expect(cell.locator('a[data-cite]').first()).toHaveText(/^\S+ L\d+(–\d+)?$/);
+  }
+});
+
+for (const js of [true, false]) {
+  test(`a cold cell link on a phone shows the row's question with the cell (JavaScript ${js ? 'on' : 'off'})`, { tag: '@base' }, async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const row = second ?? first!;
+    const backend = table.backends.at(-1)!;
+    await page.goto(`${baseURL}${routes.cellAnchor(row.id, backend.id)}`);
+    const cell = page.locator(`td#${routes.cellId(row.id, backend.id)}`);
+    await expect(cell.locator('.cell-question')).toBeVisible();
+    await expect(cell.locator('.cell-question')).toHaveText(`${row.question}: `);
+    await expect(cell.locator('.cell-question')).toBeInViewport();
+    // Only the target shows it: another cell of the row does not repeat the question.
+    await expect(page.locator(`tr#${row.id} > td:not(:target) .cell-question`).first()).toBeHidden();
+    await context.close();
+  });
+}
 
 test('cold load of a cell anchor highlights that cell alone and scrolls it into view, without JavaScript', { tag: '@base' }, async ({ browser, baseURL }) => {
   const row = last;
@@ -72,7 +107,7 @@ test('cold load of a cell anchor highlights that cell alone and scrolls it into 
   expect(lit, 'the targeted cell is highlighted').not.toBe(await bg(`tr#${row.id} > td[data-backend="${other.id}"]`));
   expect(lit).not.toBe(await bg(`tr#${first!.id} > td[data-backend="${one.id}"]`));
   // The cell's own link is the anchor it was loaded with; on the row page the same anchor is its section.
-  await expect(cell.getByRole('link', { name: new RegExp(`^Cell link: ${one.name}, `) })).toHaveAttribute('href', routes.cellAnchor(row.id, one.id));
+  await expect(cell.getByRole('link', { name: new RegExp(`^Link to this cell: ${one.name}, `) })).toHaveAttribute('href', routes.cellAnchor(row.id, one.id));
   await page.goto(`${baseURL}${routes.rowCell(row.id, one.id)}`);
   await expect(page.locator('section.row-cell:target')).toHaveAttribute('data-backend', one.id);
   await expect(page.locator('section.row-cell:target')).toBeInViewport();
@@ -95,7 +130,7 @@ test('badges are told apart without colour: each kind has its own border style',
   expect(new Set([await style('measured'), await style('to-measure'), await style('cited')]).size).toBe(3);
 });
 
-test('a cited cell links to the exact excerpt on its reading page, one "Details" away', { tag: '@base' }, async ({ page }) => {
+test('a cited cell links to the exact excerpt on its reading page, one press of its badge away', { tag: '@base' }, async ({ page }) => {
   await page.goto('');
   const cell = page.locator('td[data-provenance=cited]').first();
   await expect(cell.locator('a[data-cite]').first(), 'the compact badge names sources; the links are in the full answer').toBeHidden();
@@ -132,7 +167,8 @@ test('print: the table loses its scroll box, badges stay labelled, every full an
       const td = page.locator(`tr#${row.id} > td[data-backend="${cell.backend.id}"]`);
       await expect(td.locator('.cell-answer'), `${row.id}/${cell.backend.id}: full answer on paper`).toBeVisible();
       await expect(td.locator('.cell-answer')).not.toBeEmpty();
-      await expect(td.locator('summary'), 'no disclosure control on paper').toBeHidden();
+      await expect(td.locator('summary .badge'), 'the badge stays on paper').toBeVisible();
+      expect(await td.locator('summary').evaluate((el) => getComputedStyle(el, '::before').content), 'no disclosure marker on paper').toBe('none');
     }
 });
 
