@@ -120,6 +120,34 @@ test('quoteCut: prose is cut where a quote starts or ends inside a sentence', ()
   assert.equal(quoteCut('Heading', prose, [1, 1]), undefined);
 });
 
+test('quoteCut: a paragraph that goes on with a sentence begun before a code block is cut', () => {
+  const around = [
+    'The tool allows either one command', // 1
+    'per invocation:', // 2
+    '', // 3
+    '```', // 4
+    '$ nft add table ip x', // 5
+    '```', // 6
+    '', // 7
+    'or multiple commands in one', // 8
+    'transaction:', // 9
+    '', // 10
+    '```', // 11
+    '$ nft -f file', // 12
+    '```', // 13
+    '', // 14
+    'and that is all', // 15
+    '', // 16
+    'A new sentence after code.', // 17
+    '',
+  ].join('\n');
+  assert.equal(quoteCut('or multiple commands in one transaction:', around, [8, 9]), 'both');
+  assert.equal(quoteCut('The tool allows either one command per invocation:', around, [1, 2]), 'end');
+  assert.equal(quoteCut('A new sentence after code.', around, [17, 17]), undefined);
+  // Plain prose that opens in lower case, not after a code block, is not taken for a continuation.
+  assert.equal(quoteCut('a list item without a full stop', prose, [6, 6]), undefined);
+});
+
 test('quoteCut: code blocks and YAML are cut mid-line, not mid-sentence', () => {
   assert.equal(quoteCut('chain x {', prose, [9, 9]), undefined);
   assert.equal(quoteCut('# comment', prose, [10, 10]), 'start');

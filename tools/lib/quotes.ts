@@ -98,6 +98,36 @@ const SENTENCE_END = /[.!?:]["'”’)\]*_`]*$/;
 // In code and YAML a colon ends a key, not a sentence.
 const SENTENCE_END_IN_LINE = /[.!?]["'”’)\]*_`]*$/;
 
+/** The first line of the next block after the block ending at line `last` (1-based), past blank lines. */
+function nextBlock(fileLines: string[], last: number): number {
+  let n = last + 1;
+  while (n <= fileLines.length && (fileLines[n - 1] ?? '').trim() === '') n++;
+  return n;
+}
+
+/** When line `n` (1-based) opens a fenced code block, the first block after it; else 0 (none). */
+function afterCode(fileLines: string[], n: number): number {
+  if (!/^\s*(?:```|~~~)/.test(fileLines[n - 1] ?? '')) return 0;
+  let close = n + 1;
+  while (close <= fileLines.length && !/^\s*(?:```|~~~)/.test(fileLines[close - 1] ?? '')) close++;
+  return nextBlock(fileLines, close);
+}
+
+/**
+ * Whether the paragraph starting at line `first` (1-based) goes on with a sentence begun before a
+ * fenced code block: it comes right after the block (blank lines aside) and opens in lower case
+ * ("…allows either a single command: ``` … ``` or multiple commands…"). A list item never does.
+ */
+function continuesAfterCode(fileLines: string[], first: number): boolean {
+  const line = fileLines[first - 1] ?? '';
+  if (BLOCK_START.test(line) || !/^\s*[a-z]/.test(line)) return false;
+  let n = first - 1;
+  while (n > 1 && (fileLines[n - 1] ?? '').trim() === '') n--;
+  if (!/^\s*(?:```|~~~)/.test(fileLines[n - 1] ?? '')) return false;
+  // A closing fence: an even number of fences up to and including it.
+  return fileLines.slice(0, n).filter((l) => /^\s*(?:```|~~~)/.test(l)).length % 2 === 0;
+}
+
 /**
  * Where, if anywhere, `quote` (found in `lines`) starts or ends inside a sentence of its source.
  * Markdown prose is read in sentences within a paragraph or list item; YAML files (`lineOriented`)
@@ -136,8 +166,8 @@ export function quoteCut(
     while (last < fileLines.length && (fileLines[last] ?? '').trim() !== '' && !BLOCK_START.test(fileLines[last] ?? '')) last++;
     const lead = normaliseWhitespace(`${fileLines.slice(first - 1, a - 1).join('\n')} ${before}`).replace(LEADING_MARKUP, '');
     const tail = normaliseWhitespace(`${after} ${fileLines.slice(b, last).join('\n')}`);
-    cutStart = lead !== '' && !SENTENCE_END.test(lead);
-    cutEnd = tail !== '' && !SENTENCE_END.test(wanted);
+    cutStart = lead !== '' ? !SENTENCE_END.test(lead) : continuesAfterCode(fileLines, first);
+    cutEnd = tail !== '' ? !SENTENCE_END.test(wanted) : !SENTENCE_END_IN_LINE.test(wanted) && continuesAfterCode(fileLines, afterCode(fileLines, nextBlock(fileLines, last)));
   }
   return cutStart && cutEnd ? 'both' : cutStart ? 'start' : cutEnd ? 'end' : undefined;
 }
