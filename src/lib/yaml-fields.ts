@@ -7,7 +7,8 @@ export type YamlValue = string | YamlValue[] | { key: string; value: YamlValue }
 
 export interface YamlFields {
   comments: string[];
-  fields: { key: string; value: YamlValue }[];
+  /** A mapping's fields, or a list's items. */
+  fields: YamlValue;
 }
 
 function toValue(v: unknown): YamlValue {
@@ -16,7 +17,7 @@ function toValue(v: unknown): YamlValue {
   return String(v);
 }
 
-/** The fields of a YAML quote, or undefined when it is not a mapping (it is then shown as a quote). */
+/** The fields of a YAML quote, or undefined when it is not a mapping or a list (it is then shown as a quote). */
 export function yamlFields(quote: string): YamlFields | undefined {
   let data: unknown;
   try {
@@ -24,7 +25,7 @@ export function yamlFields(quote: string): YamlFields | undefined {
   } catch {
     return undefined;
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  if (data === null || typeof data !== 'object') return undefined;
   const comments = quote.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('#')).map((l) => l.replace(/^#\s*/, ''));
-  return { comments, fields: toValue(data) as YamlFields['fields'] };
+  return { comments, fields: toValue(data) };
 }
