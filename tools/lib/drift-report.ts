@@ -84,16 +84,16 @@ export function formatReport({ results, claims }: ReportInput): string[] {
   section('Moved: the same text in a new place (--update rewrites these pins)', ['moved']);
   section('Could not be checked', ['error']);
 
-  const drifted = new Map(all.filter(({ item }) => state(item) !== 'unchanged').map(({ r, item }) => [item.id, { r, item }]));
-  const byKind = new Map<ClaimKind, Array<{ claim: Claim; text: string }>>();
-  for (const [id, { item }] of drifted)
-    for (const claim of claims.get(id) ?? []) {
-      const list = byKind.get(claim.kind) ?? [];
-      list.push({ claim, text: `${located(claim)}: ${claimLabel(claim)}: ${id} ${state(item) === 'error' ? 'not checked' : state(item)}` });
-      byKind.set(claim.kind, list);
-    }
-  if (byKind.size > 0) {
-    out.push('', 'Claims that cite a moved, changed or gone item, by what cites it');
+  const claimSection = (title: string, wanted: Array<string | undefined>) => {
+    const byKind = new Map<ClaimKind, Array<{ claim: Claim; text: string }>>();
+    for (const { item } of all.filter(({ item }) => wanted.includes(state(item))))
+      for (const claim of claims.get(item.id) ?? []) {
+        const list = byKind.get(claim.kind) ?? [];
+        list.push({ claim, text: `${located(claim)}: ${claimLabel(claim)}: ${item.id} ${state(item) === 'error' ? 'not checked' : state(item)}` });
+        byKind.set(claim.kind, list);
+      }
+    if (byKind.size === 0) return;
+    out.push('', title);
     for (const kind of CLAIM_KINDS) {
       const list = byKind.get(kind);
       if (!list) continue;
@@ -101,7 +101,9 @@ export function formatReport({ results, claims }: ReportInput): string[] {
       list.sort((a, b) => a.claim.file.localeCompare(b.claim.file) || (a.claim.line ?? 0) - (b.claim.line ?? 0) || (a.claim.col ?? 0) - (b.claim.col ?? 0));
       for (const { text } of list) out.push(`    ${text}`);
     }
-  }
+  };
+  claimSection('Claims that cite a changed or gone item (or one not checked), by what cites it: read each against the new text', ['changed', 'gone', 'error']);
+  claimSection('Claims that cite a moved item, by what cites it: the same words in a new place, only the pins move', ['moved']);
   const n = tally(results);
   out.push('', `${n.unchanged + n.moved + n.changed + n.gone + n.error} pins checked: ${n.unchanged} unchanged, ${n.moved} moved, ${n.changed} changed, ${n.gone} gone` +
     `${n.error > 0 ? `, ${n.error} could not be checked` : ''}${n.skipped > 0 ? ` (${n.skipped} not checked: no copy of their repository)` : ''}`);
