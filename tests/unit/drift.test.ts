@@ -3,7 +3,7 @@
 // stay, move and change, a file git sees renamed, one deleted, over three commits), the same files
 // as a snapshot and as <commit>/<path> folders, the claims each item is cited by, --update, and the
 // real content against the pinned copies in ../shared/sources (all unchanged).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -138,21 +138,20 @@ function writeTree(dir: string, tree: Tree) {
 
 /** A git repository with one commit per tree (each laid over the one before); returns the commits. */
 function makeRepo(dir: string, trees: Tree[]): string[] {
-  const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], {
+  const git = (date: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'FIXTURE', GIT_AUTHOR_EMAIL: 'fixture@example.invalid', GIT_COMMITTER_NAME: 'FIXTURE', GIT_COMMITTER_EMAIL: 'fixture@example.invalid' },
+    env: {
+      ...process.env, GIT_AUTHOR_NAME: 'FIXTURE', GIT_AUTHOR_EMAIL: 'fixture@example.invalid', GIT_COMMITTER_NAME: 'FIXTURE',
+      GIT_COMMITTER_EMAIL: 'fixture@example.invalid', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date,
+    },
   }).trim();
   mkdirSync(dir, { recursive: true });
-  git('init', '-q', '-b', 'main');
+  git(DATES[0]!, 'init', '-q', '-b', 'main');
   return trees.map((tree, i) => {
     writeTree(dir, tree);
-    git('add', '-A');
-    process.env.GIT_COMMITTER_DATE = DATES[i];
-    process.env.GIT_AUTHOR_DATE = DATES[i];
-    git('commit', '-q', '-m', `FIXTURE commit ${i + 1}`);
-    delete process.env.GIT_COMMITTER_DATE;
-    delete process.env.GIT_AUTHOR_DATE;
-    return git('rev-parse', 'HEAD');
+    git(DATES[i]!, 'add', '-A');
+    git(DATES[i]!, 'commit', '-q', '-m', `FIXTURE commit ${i + 1}`);
+    return git(DATES[i]!, 'rev-parse', 'HEAD');
   });
 }
 
@@ -172,6 +171,11 @@ function makeWorld(): World {
   return { dir, enhancements, kubernetes, e, k, content };
 }
 
+/** One world for the tests that only read it (each test that writes makes its own). */
+let shared: World | undefined;
+after(() => { if (shared) rmSync(shared.dir, { recursive: true, force: true }); });
+const readOnlyWorld = (): World => (shared ??= makeWorld());
+
 const run = async (content: string, upstreams: Array<[string, Upstream]>) => {
   const loaded = await loadLocated(content);
   return { loaded, results: checkDrift(loaded.data, new Map(upstreams)) };
@@ -179,9 +183,8 @@ const run = async (content: string, upstreams: Array<[string, Upstream]>) => {
 const states = (results: readonly SourceResult[]) =>
   Object.fromEntries(results.flatMap((r) => r.items.map((i) => [i.id, i.error ?? (i.drift?.state === 'moved' ? `moved ${i.drift.path} ${i.drift.lines.join('-')}` : i.drift?.state)])));
 
-test('git checkouts: each of the four states, for quotes and code notes, across three commits', async (t) => {
-  const w = makeWorld();
-  t.after(() => rmSync(w.dir, { recursive: true, force: true }));
+test('git checkouts: each of the four states, for quotes and code notes, across three commits', async () => {
+  const w = readOnlyWorld();
   const { results } = await run(w.content, [['kubernetes/enhancements', openUpstream(w.enhancements)], ['kubernetes/kubernetes', openUpstream(w.kubernetes)]]);
   assert.deepEqual(states(results), {
     'fixture-kep-one/kep-stays': 'unchanged',
@@ -208,18 +211,16 @@ test('git checkouts: each of the four states, for quotes and code notes, across 
   assert.deepEqual(tally(results), { unchanged: 3, moved: 4, changed: 2, gone: 2, error: 0, skipped: 0 });
 });
 
-test('git checkouts at --at <ref>: at the second commit nothing has changed yet', async (t) => {
-  const w = makeWorld();
-  t.after(() => rmSync(w.dir, { recursive: true, force: true }));
+test('git checkouts at --at <ref>: at the second commit nothing has changed yet', async () => {
+  const w = readOnlyWorld();
   const { results } = await run(w.content, [['kubernetes/enhancements', openUpstream(w.enhancements, w.e[1])], ['kubernetes/kubernetes', openUpstream(w.kubernetes, w.k[1])]]);
   const n = tally(results);
   assert.deepEqual(n, { unchanged: 5, moved: 6, changed: 0, gone: 0, error: 0, skipped: 0 });
   assert.equal(states(results)['fixture-kep-one/kep-changes'], `moved ${KEP1} 15-15`);
 });
 
-test('the report lists each drifted item with the claims that cite it, by kind, located file:line:column', async (t) => {
-  const w = makeWorld();
-  t.after(() => rmSync(w.dir, { recursive: true, force: true }));
+test('the report lists each drifted item with the claims that cite it, by kind, located file:line:column', async () => {
+  const w = readOnlyWorld();
   const { loaded, results } = await run(w.content, [['kubernetes/enhancements', openUpstream(w.enhancements)], ['kubernetes/kubernetes', openUpstream(w.kubernetes)]]);
   const lines = formatReport({ results, claims: citingClaims(loaded) });
   const text = lines.join('\n');
@@ -271,9 +272,8 @@ test('the report lists each drifted item with the claims that cite it, by kind, 
 
 const cli = (...args: string[]) => spawnSync(process.execPath, ['tools/verify-drift.ts', ...args], { cwd: root, encoding: 'utf8' });
 
-test('the command exits 1 on changed or gone, 0 when all stayed or moved, 2 on a usage error', async (t) => {
-  const w = makeWorld();
-  t.after(() => rmSync(w.dir, { recursive: true, force: true }));
+test('the command exits 1 on changed or gone, 0 when all stayed or moved, 2 on a usage error', async () => {
+  const w = readOnlyWorld();
   const head = cli('--enhancements', w.enhancements, '--kubernetes', w.kubernetes, '--content', w.content);
   assert.equal(head.status, 1, head.stdout + head.stderr);
   assert.match(head.stdout, /11 pins checked: 3 unchanged, 4 moved, 2 changed, 2 gone$/m);
@@ -342,9 +342,8 @@ test('a date in content that the copy records otherwise is reported, and fails t
   assert.match(out.stdout, /^fixture-kep-one: date: content says the pinned commit was made on 2025-12-31; git repository .* records 2026-01-01$/m);
 });
 
-test('a snapshot with SOURCE.md and a folder of <commit>/<path> copies read like a checkout', async (t) => {
-  const w = makeWorld();
-  t.after(() => rmSync(w.dir, { recursive: true, force: true }));
+test('a snapshot with SOURCE.md and a folder of <commit>/<path> copies read like a checkout', async () => {
+  const w = readOnlyWorld();
   // The enhancements files of the first commit, as ../shared/sources/kubernetes-enhancements lays them out.
   const snapshot = join(w.dir, 'snapshot');
   writeTree(snapshot, ENHANCEMENTS[0]!);
