@@ -13,6 +13,8 @@
 #   stress         both builds, then the e2e suite 5 times with every core kept busy (tools/stress.ts)
 #   evidence       add a capture from a node: evidence add <capture folder> (tools/evidence.ts)
 #   verify-anchors <folder>  every code note's anchor in its lines of <folder>/<repo>/<commit>/<path>
+#   verify-drift [--enhancements <copy>] [--kubernetes <copy>] [--at <ref>] [--update]
+#                  every excerpt and code note against a newer upstream (docs/refreshing.md)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -117,6 +119,7 @@ case "$task" in
   e2e) builds; playwright test "$@" ;;
   verify-quotes) node tools/verify-quotes.ts "$@" ;;
   verify-anchors) node tools/verify-anchors.ts "$@" ;;
+  verify-drift) node tools/verify-drift.ts "$@" ;;
   evidence) node tools/evidence.ts "$@" ;;
   bench) install_if_stale tools/lighthouse; node tools/bench.ts "$@" ;;
   stress) builds; node tools/stress.ts "$@" ;;
@@ -124,5 +127,5 @@ case "$task" in
     together unit types_builds_html
     playwright test
     ;;
-  *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|verify-anchors|evidence" >&2; exit 2 ;;
+  *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|verify-anchors|verify-drift|evidence" >&2; exit 2 ;;
 esac

@@ -25,6 +25,11 @@ export const sourceSchema = z.strictObject({
   repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name'),
   path: z.string().min(1),
   commit: sha,
+  /**
+   * The pinned commit's date (UTC), only as a pinned copy records it (a SOURCE.md, or git): never
+   * guessed. Shown on the source's page; `npm run verify:drift` checks it against the copy.
+   */
+  committed: z.iso.date().optional(),
   license: z.string().min(1),
   /** True only where a byte-exact copy is pinned, so quotes from it can be verified. */
   quotable: z.boolean(),

@@ -23,6 +23,18 @@ export type RouteSpec =
 
 export interface Link { href: string; title: string }
 
+/** What a source on its reading page is pinned to: repository, file and commit, and the commit's date when recorded. */
+export interface Pin {
+  label: string;
+  repo: string;
+  path: string;
+  commit: string;
+  /** The commit's date (content: committed), only where a pinned copy records it. */
+  committed?: string;
+  /** The file at that commit, upstream. */
+  url: string;
+}
+
 export interface RouteData {
   /** The model: the table, its sources and excerpts, the pages. */
   model: TableModel;
@@ -52,6 +64,8 @@ export interface RouteData {
    * row's page, the figures that explain the row (content: rows). Each is drawn inline.
    */
   figures: FigureView[];
+  /** On a source's reading page, each source it reads and its pin (content: sources.yaml, `page`). */
+  pins: Pin[];
 }
 
 type Place = Pick<RouteData, 'path' | 'title' | 'description'> & Partial<Pick<RouteData, 'ogType' | 'noindex' | 'moved' | 'wide' | 'toc' | 'prev' | 'next'>> & {
@@ -123,6 +137,11 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
     ...(image && { image: { url: absolute(image.path), alt: image.alt } }),
     nav: model.nav.map((item) => ({ ...item, current: item.section === section })),
     figures: [],
+    pins: spec.kind === 'page'
+      ? model.sources.filter((s) => s.page === spec.page.id).map(({ label, repo, path, commit, committed }) => ({
+        label, repo, path, commit, ...(committed !== undefined && { committed }), url: `https://github.com/${repo}/blob/${commit}/${path}`,
+      }))
+      : [],
   };
   data.figures = await placedFigures(spec);
   astro.locals.route = data;
