@@ -310,3 +310,18 @@ test('with JavaScript off, row anchors in the table and heading anchors still la
   await expect(page.locator(':target')).toBeInViewport();
   await context.close();
 });
+
+test('the words a reader sees are apart: footer links, legend counts; the legend names our reading; the theme button says its state', async ({ page }) => {
+  await page.goto('');
+  const footer = await page.getByRole('contentinfo').innerText();
+  expect(footer).toContain('kubernetes/enhancements (Apache License 2.0)');
+  expect(footer).toContain('notes on kubernetes/kubernetes source files');
+  const legend = page.getByRole('region', { name: 'How sure each cell is' });
+  for (const item of await legend.getByRole('listitem').all()) expect(await item.innerText()).not.toMatch(/[A-Za-z]\d+ cells?/);
+  await expect(legend.getByRole('listitem').filter({ hasText: /^Our reading in the text marks our own inference/i })).toHaveCount(1);
+  const toggle = page.getByRole('button', { name: 'Dark theme' });
+  const before = await toggle.innerText();
+  await toggle.click();
+  const after = await toggle.innerText();
+  expect(new Set([before.trim().slice(-3).trim(), after.trim().slice(-3).trim()])).toEqual(new Set(['on', 'off']));
+});
