@@ -15,6 +15,8 @@
 #   verify-anchors <folder>  every code note's anchor in its lines of <folder>/<repo>/<commit>/<path>
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
+# Where the user stands (npm sets INIT_CWD): `evidence add <relative path>` resolves from there.
+export INIT_CWD="${INIT_CWD:-$PWD}"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export ASTRO_TELEMETRY_DISABLED=1
 source .ci/ensure-node.sh
