@@ -233,7 +233,9 @@ test('exercise 18 shows the change: the Service\'s endpoints before (the rules b
     assert.deepEqual(syncs.map((s) => s.service?.map((c) => c.endpoints.length)), [[3], [4]]);
     const payload = backend === 'iptables' ? fixtureRestoreInput(2, 4) : fixtureNftSync(3, 4);
     assert.deepEqual({ lines: syncs[1]!.lines.length, chains: syncs[1]!.chains, rules: syncs[1]!.rules }, countPayload(backend, payload));
-    if (backend === 'iptables') assert.deepEqual(change.after[0]!.endpoints.filter((e) => !change.before[0]!.endpoints.includes(e)), ['KUBE-SEP-FIXTUREENDPOINT4']);
+    const added = backend === 'iptables' ? 'KUBE-SEP-FIXTUREENDPOINT4' : 'endpoint-FIXTURE4-fixture-ns/fixture-svc/tcp/http__10.244.1.14/8080';
+    assert.deepEqual(change.after[0]!.endpoints.filter((e) => !change.before[0]!.endpoints.includes(e)), [added], 'one endpoint chain added');
+    assert.deepEqual(change.before[0]!.endpoints.filter((e) => !change.after[0]!.endpoints.includes(e)), [], 'none removed');
   }
 });
 
@@ -464,7 +466,7 @@ test('build check: exercise-18 evidence whose syncs do not show the recorded cha
 
 test('evidence add: an empty kube_proxy_version is located at its own line of capture.env', () => {
   const capture = writeCapture(join(scratch, 'empty-version'), 'iptables', [{ exercise: 16, axis: 'endpoint-selection', output: RULES }], '');
-  const { status, output } = runAdd(capture, contentCopy('empty-version'));
+  const { status, output } = runAdd(capture, contentCopy('empty-version-content'));
   assert.equal(status, 1, output);
   assert.match(output, /empty-version\/capture\.env:4:1: field "kube_proxy_version": kube_proxy_version= is empty; capture again/);
 });
@@ -824,7 +826,8 @@ test('on a real kernel: a FIXTURE node -> capture script -> evidence add -> the 
     const html = page(`ex18-${col}`).replace(/<!--.*?-->/g, '');
     assert.match(html, new RegExp(`<td>${lines}</td><td>${chains}</td><td>${rules}</td></tr>`), `ex18-${col}: ${lines} lines, ${chains} chains, ${rules} rules`);
     const chain = col === 'iptables' ? 'KUBE-SVC-FIXTURE3ENDPOINTS' : 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http';
-    assert.match(html, new RegExp(`<td><code>${chain}</code></td><td>3</td><td>4</td>`), `ex18-${col}: the Service's endpoints, 3 before, 4 after`);
+    const added = col === 'iptables' ? 'KUBE-SEP-FIXTUREENDPOINT4' : 'endpoint-FIXTURE4-fixture-ns/fixture-svc/tcp/http__10.244.1.14/8080';
+    assert.match(html, new RegExp(`<td><code>${chain}</code></td><td>3</td><td>4</td>\\s*<td><code>${added}</code></td>\\s*<td>none</td>`), `ex18-${col}: the Service's endpoints, 3 before, 4 after, one chain added`);
     assert.match(html, /scaled from 3 to 4 replicas/);
     assert.match(html, new RegExp(`handed the kernel ${lines} lines`));
     // EVIDENCE_KIT_PAGES_TO=<dir> keeps these FIXTURE pages to look at (never part of the site).
