@@ -671,6 +671,23 @@ test('capture script: a process named kube-proxy that another user runs is neith
     const env = readFileSync(join(out, 'capture.env'), 'utf8');
     assert.match(env, /^kube_proxy_version=v0\.0\.0-FIXTURE$/m);
     assert.doesNotMatch(env, /IMPOSTOR|ipvs/);
+    // Root runs it, but from a binary others can write (anyone could have replaced it): ignored too.
+    const writable = join(dir, 'writable', 'kube-proxy');
+    mkdirSync(dirname(writable), { mode: 0o755 });
+    writeFileSync(writable, impostorElf(marker));
+    chmodSync(writable, 0o757);
+    // With no kubernetes_build_info the script asks a binary for its version: only the trusted one
+    // (the FIXTURE launcher's shell, which does not answer as kube-proxy, so the capture is refused).
+    const run2 = onNode(join(scratch, 'node-writable'), {
+      mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_BUILD_INFO: '1' },
+      others: [{ program: writable, uid: 0, args: ['--v=9'] }, { program: theirs, uid: 65534, args: ['--v=9'] }],
+    }, ['--out', join(scratch, 'cap-writable'), '--exercise', '16']);
+    assert.match(run2.output, /ignoring process \d+ named kube-proxy: its binary .*writable\/kube-proxy \(mode 757\) can be written by users other than root/);
+    assert.match(run2.output, /ignoring process \d+ named kube-proxy: it runs as uid 65534/);
+    assert.equal(run2.status, 1, run2.output);
+    assert.match(run2.output, /The binary of kube-proxy \(pid \d+, \/\S+\) answered --version/);
+    assert.doesNotMatch(run2.output, /IMPOSTOR/);
+    assert.ok(!existsSync(marker), 'neither the other user\'s program nor a root-run one from a binary others can write was executed');
     // A second kube-proxy that root runs from a binary root owns: two candidates, refused, named.
     const ours = join(dir, 'root', 'kube-proxy');
     mkdirSync(dirname(ours), { mode: 0o755 });
