@@ -6,6 +6,7 @@
 // Exit 0 when added, 1 when refused (each problem located: file:line:column, row, column, field),
 // 2 on a usage error.
 import { ContentError, describe } from '../src/lib/content/errors.ts';
+import { resolve } from 'node:path';
 import { addCapture } from './lib/evidence-kit.ts';
 
 const USAGE = 'usage: npm run evidence -- add <capture folder> [--content <dir>]';
@@ -33,6 +34,8 @@ for (let i = 1; i < argv.length; i++) {
   else usage(`one capture folder at a time (got ${capture} and ${arg})`);
 }
 if (!capture) usage('name the capture folder the capture script wrote');
+// A relative path is the user's: from where they ran npm (INIT_CWD), not the checkout's root.
+capture = resolve(process.env.INIT_CWD ?? process.cwd(), capture);
 
 try {
   const added = await addCapture(capture, content);

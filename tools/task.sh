@@ -17,6 +17,8 @@
 #                  every excerpt and code note against a newer upstream (docs/refreshing.md)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
+# Where the user stands (npm sets INIT_CWD): `evidence add <relative path>` resolves from there.
+export INIT_CWD="${INIT_CWD:-$PWD}"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export ASTRO_TELEMETRY_DISABLED=1
 source .ci/ensure-node.sh

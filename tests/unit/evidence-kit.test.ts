@@ -11,13 +11,14 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { astroBuild } from '../support/astro-build.ts';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readIptablesNat, readNftTable, readOutput, iptablesWords, sha256 } from '../../src/lib/content/evidence/index.ts';
+import { readIptablesNat, readNftTable, readOutput, readSyncLog, iptablesWords, sha256 } from '../../src/lib/content/evidence/index.ts';
 import { criRecords, goQuote, klogEntry, type Value } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-klog-cri.ts';
-import { fixtureNftTransaction, fixtureRestoreInput } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-payloads.ts';
+import { fixtureNftSync, fixtureNftTransaction, fixtureRestoreInput } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-payloads.ts';
+import { impostorElf } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-impostor-elf.ts';
 import { setMeasureEvidence } from '../../tools/lib/evidence-kit.ts';
 import { loadContent, loadTable } from '../../src/lib/content/load.ts';
 import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
@@ -103,11 +104,11 @@ function countPayload(backend: 'iptables' | 'nftables', payload: string) {
 const restoreEntry = (payload: string, pairs: Array<[string, Value]> = [['ipFamily', 'IPv4']]) =>
   klogEntry('Reloading service iptables data', [['ipFamily', 'IPv4'], ['numServices', 3]], 1) +
   klogEntry('Restoring iptables', [...pairs, ['rules', { bytes: Buffer.from(payload) }]], 2);
+// The syncs as logged (readSyncLog); readOutput(18) also needs the change they show (below).
 const sync18 = (backend: string, output: string) => {
-  const { reading, problem, line } = readOutput(18, backend, output);
+  const { reading, problem, line } = readSyncLog(output, backend);
   assert.equal(problem, undefined, `${problem} (line ${line})`);
-  assert.equal(reading?.exercise, 18);
-  return reading!.exercise === 18 ? reading!.syncs : [];
+  return reading!;
 };
 
 test('exercise 18, iptables: the payload is read by its key, "rules", after the logger\'s ipFamily (fault 1)', () => {
@@ -185,6 +186,85 @@ test('exercise 18: refused, located, when it counts nothing or cannot read it wh
   refused('iptables', 'I0101 00:00:00.000000       1 FIXTURE.go:1] "Restoring iptables" rules="*nat', /rules=.*not closed/, 1);
   // A multi-line value that never ends.
   refused('nftables', 'I0101 00:00:00.000000       1 FIXTURE.go:1] "Running nftables transaction" transaction=<\n\tadd rule ip kube-proxy x y\n', /transaction=<.*not closed/, 1);
+});
+
+// --- exercise 18: the change the syncs must show ------------------------------------------------
+
+/**
+ * A FIXTURE exercise-18 output in the capture script's layout: what it recorded doing ("# change:"
+ * lines, kubectl's messages), the rules before the scale (the FIXTURE netns rules: fixture-ns/fixture-svc
+ * with 3 endpoints), and the log. `drop` leaves out each line it matches.
+ */
+function ex18Output(backend: 'iptables' | 'nftables', log: string, o: { replicas?: [number, number]; scaleExit?: number; drop?: RegExp } = {}): string {
+  const [before, after] = o.replicas ?? [3, 4];
+  const dump = backend === 'iptables' ? ['iptables-save -t nat', RULES] : ['nft list table ip kube-proxy', NFT];
+  return [
+    '# change: deployment=fixture-ns/fixture-deploy', '# change: service=fixture-ns/fixture-svc', `# change: replicas_before=${before}`,
+    `# ==> rules before the scale: ${dump[0]}`, dump[1]!.replace(/\n$/, ''), '# <== rules before the scale',
+    '# kubeproxy_sync_* metrics before', '# metrics unreachable at http://127.0.0.1:10249/metrics: FIXTURE',
+    `# change: scale_to=${after}`, `# change: scale_exit=${o.scaleExit ?? 0}`, '# kubectl: deployment.apps/fixture-deploy scaled (FIXTURE)',
+    '# change: rollout_exit=0', '# kubectl: FIXTURE rollout complete', `# change: replicas_after=${after}`, `# change: ready_after=${after}`,
+    '# FIXTURE log from byte 1', log.replace(/\n$/, ''), '',
+  ].filter((l) => !o.drop?.test(l)).join('\n');
+}
+/** A logged sync whose payload writes fixture-ns/fixture-svc with `endpoints` endpoints (and 2 or 3 other Services). */
+const syncWriting = (backend: 'iptables' | 'nftables', endpoints: number, line = 1) => backend === 'iptables'
+  ? klogEntry('Restoring iptables', [['ipFamily', 'IPv4'], ['rules', { bytes: Buffer.from(fixtureRestoreInput(2, endpoints)) }]], line)
+  : klogEntry('Running nftables transaction', [['transaction', fixtureNftSync(3, endpoints)]], line);
+/** The output line a text starts on. */
+const lineOf = (output: string, text: string) => output.slice(0, output.indexOf(text)).split('\n').length;
+/** The output lines the logged syncs start on (CRI record or plain klog line). */
+const syncLines = (output: string) => output.split('\n').flatMap((l, i) => (/^(\S+ stderr F )?I\d{4} .*"(Restoring iptables|Running nftables transaction)"/.test(l) ? [i + 1] : []));
+
+test('exercise 18 shows the change: the Service\'s endpoints before (the rules before the scale) and after (the sync), and that sync\'s cost', () => {
+  for (const backend of ['iptables', 'nftables'] as const) {
+    // A periodic sync that still writes the 3 endpoints, then the one that writes 4.
+    const log = criRecords(syncWriting(backend, 3, 1) + syncWriting(backend, 4, 2), false);
+    const { reading, problem } = readOutput(18, backend, ex18Output(backend, log));
+    assert.equal(problem, undefined, problem);
+    assert.ok(reading?.exercise === 18);
+    const { change, syncs } = reading;
+    const chain = backend === 'iptables' ? 'KUBE-SVC-FIXTURE3ENDPOINTS' : 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http';
+    assert.deepEqual(change.before.map((c) => [c.chain, c.endpoints.length]), [[chain, 3]], backend);
+    assert.deepEqual(change.after.map((c) => [c.chain, c.endpoints.length]), [[chain, 4]], backend);
+    assert.deepEqual([change.replicasBefore, change.replicasAfter, change.delta, change.scaleExit, change.rolloutExit], [3, 4, 1, 0, 0]);
+    assert.deepEqual(change.kubectl, ['deployment.apps/fixture-deploy scaled (FIXTURE)', 'FIXTURE rollout complete']);
+    assert.equal(change.sync, 1, 'the second sync is the one that shows the change');
+    assert.deepEqual(syncs.map((s) => s.service?.map((c) => c.endpoints.length)), [[3], [4]]);
+    const payload = backend === 'iptables' ? fixtureRestoreInput(2, 4) : fixtureNftSync(3, 4);
+    assert.deepEqual({ lines: syncs[1]!.lines.length, chains: syncs[1]!.chains, rules: syncs[1]!.rules }, countPayload(backend, payload));
+    const added = backend === 'iptables' ? 'KUBE-SEP-FIXTUREENDPOINT4' : 'endpoint-FIXTURE4-fixture-ns/fixture-svc/tcp/http__10.244.1.14/8080';
+    assert.deepEqual(change.after[0]!.endpoints.filter((e) => !change.before[0]!.endpoints.includes(e)), [added], 'one endpoint chain added');
+    assert.deepEqual(change.before[0]!.endpoints.filter((e) => !change.after[0]!.endpoints.includes(e)), [], 'none removed');
+  }
+});
+
+test('exercise 18 refuses, located, a capture whose syncs do not show the endpoint count moving as recorded', () => {
+  const refused = (backend: 'iptables' | 'nftables', output: string, want: RegExp, line: number) => {
+    const { reading, problem, line: at } = readOutput(18, backend, output);
+    assert.equal(reading, undefined, `accepted: ${JSON.stringify(reading)?.slice(0, 200)}`);
+    assert.match(problem ?? '', want);
+    assert.equal(at, line, problem);
+  };
+  for (const backend of ['iptables', 'nftables'] as const) {
+    // The scale was refused (RBAC), and the capture kept the next periodic sync: 3 endpoints, as before.
+    const still = ex18Output(backend, syncWriting(backend, 3));
+    refused(backend, still, /no sync writes \S+ of service fixture-ns\/fixture-svc with the 4 endpoints .*scaled 3 -> 4 .*written: sync 1: 3\): the syncs do not show the change/, syncLines(still)[0]!);
+    // A sync that writes another count than the recorded change gives.
+    const five = ex18Output(backend, syncWriting(backend, 3) + syncWriting(backend, 5, 2));
+    refused(backend, five, /sync 2 writes \S+ of service fixture-ns\/fixture-svc with 5 endpoints, but the capture recorded deployment fixture-ns\/fixture-deploy scaled 3 -> 4/, syncLines(five)[1]!);
+  }
+  // A sync that writes other Services only (a partial sync).
+  const other = ex18Output('iptables', klogEntry('Restoring iptables', [['rules', { bytes: Buffer.from(fixtureRestoreInput(2)) }]], 1));
+  refused('iptables', other, /no sync writes KUBE-SVC-FIXTURE3ENDPOINTS .*no sync writes that chain/, syncLines(other)[0]!);
+  // kubectl scale failed; the record is missing; the rules before do not show the Service.
+  const failed = ex18Output('iptables', syncWriting('iptables', 4), { scaleExit: 1 });
+  refused('iptables', failed, /kubectl scale exited 1: the Deployment was not scaled/, lineOf(failed, '# change: scale_exit=1'));
+  refused('iptables', ex18Output('iptables', syncWriting('iptables', 4), { drop: /^# change: replicas_after/ }), /does not record the change it measures \(no "# change:" line for replicas_after\)/, 1);
+  const elsewhere = ex18Output('iptables', syncWriting('iptables', 4)).replaceAll('fixture-ns/fixture-svc:http', 'fixture-ns/FIXTURE-other:http');
+  refused('iptables', elsewhere, /the rules before the scale \(iptables-save -t nat\) show no endpoints of service fixture-ns\/fixture-svc/, lineOf(elsewhere, '# ==> rules before'));
+  // The log's own problems come first, located as before.
+  refused('iptables', ex18Output('iptables', criRecords(restoreEntry(fixtureRestoreInput(120)), true)), /partial CRI record/, lineOf(ex18Output('iptables', criRecords(restoreEntry(fixtureRestoreInput(120)), true)), ' stderr P '));
 });
 
 test('readOutput: each exercise\'s shape, and an iptables dump is not exercise 17 nor an nft listing exercise 16', () => {
@@ -310,10 +390,10 @@ for (const r of REFUSALS) {
 }
 
 /** A capture folder as the script writes it (SHA256SUMS included), for exercise 18's refusals. */
-function writeCapture(dir: string, mode: string, cells: Array<{ exercise: number; axis: string; output: string }>): string {
+function writeCapture(dir: string, mode: string, cells: Array<{ exercise: number; axis: string; output: string }>, version = 'v0.0.0-FIXTURE'): string {
   mkdirSync(dir, { recursive: true });
   const files = new Map<string, string>([['capture.env',
-    `format=1\ncaptured_at=2000-01-01T00:00:00Z\nkernel=FIXTURE\nkube_proxy_version=v0.0.0-FIXTURE\nversion_from=FIXTURE\nmode=${mode}\nmode_from=FIXTURE\n`]]);
+    `format=1\ncaptured_at=2000-01-01T00:00:00Z\nkernel=FIXTURE\nkube_proxy_version=${version}\nversion_from=FIXTURE\nmode=${mode}\nmode_from=FIXTURE\n`]]);
   for (const c of cells) {
     files.set(`ex${c.exercise}-${mode}/cell`, `exercise=${c.exercise}\naxis=${c.axis}\nbackend=${mode}\n`);
     files.set(`ex${c.exercise}-${mode}/command`, '# FIXTURE\n');
@@ -344,6 +424,53 @@ test('evidence add refuses exercise-18 output that counts nothing or holds a par
   }
 });
 
+test('evidence add refuses an exercise-18 capture whose syncs do not show the recorded change, located at the sync; accepts the one that does', async () => {
+  for (const backend of ['iptables', 'nftables'] as const) {
+    const stale = ex18Output(backend, criRecords(syncWriting(backend, 3), false));
+    const capture = writeCapture(join(scratch, `ex18-stale-${backend}`), backend, [{ exercise: 18, axis: 'endpoint-change', output: stale }]);
+    const content = contentCopy(`refuse-ex18-stale-${backend}`);
+    const before = snapshot(content);
+    const refused = runAdd(capture, content);
+    assert.equal(refused.status, 1, refused.output);
+    assert.match(refused.output, new RegExp(`ex18-${backend}/output:${syncLines(stale)[0]}:1: row "endpoint-change", column "${backend}", field "output": no sync writes \\S+ of service fixture-ns/fixture-svc with the 4 endpoints`), refused.output);
+    assert.deepEqual(snapshot(content), before, 'the content copy is unchanged');
+    const moved = writeCapture(join(scratch, `ex18-moved-${backend}`), backend, [{ exercise: 18, axis: 'endpoint-change', output: ex18Output(backend, criRecords(syncWriting(backend, 4), false)) }]);
+    const added = runAdd(moved, content);
+    assert.equal(added.status, 0, added.output);
+  }
+});
+
+test('build check: exercise-18 evidence whose syncs do not show the recorded change fails, naming the file, output and the sync\'s output line', async () => {
+  const content = contentCopy('check-ex18-stale');
+  const moved = ex18Output('iptables', syncWriting('iptables', 4));
+  const add = runAdd(writeCapture(join(scratch, 'ex18-check'), 'iptables', [{ exercise: 18, axis: 'endpoint-change', output: moved }]), content);
+  assert.equal(add.status, 0, add.output);
+  await loadContent(content);
+  const file = join(content, 'evidence/ex18-iptables-2000-01-01.yaml');
+  // The sync replaced by one that still writes 3 endpoints, with a checksum to match: only the change is missing.
+  const stale = ex18Output('iptables', syncWriting('iptables', 3));
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(file, text.replace(/^output: [\s\S]*?(?=^mode:)/m, `output: |\n${stale.replace(/\n$/, '').split('\n').map((l) => (l ? `  ${l}` : '')).join('\n')}\n`).replace(/^sha256: .*$/m, `sha256: ${sha256(stale)}`));
+  try {
+    await loadContent(content);
+    assert.fail('accepted');
+  } catch (error) {
+    assert.ok(error instanceof ContentError, String(error));
+    assert.equal(error.problems.length, 1, JSON.stringify(error.problems));
+    const p = error.problems[0]!;
+    assert.match(p.file, /evidence\/ex18-iptables-2000-01-01\.yaml$/);
+    assert.deepEqual([p.row, p.column, p.field], ['endpoint-change', 'iptables', 'output']);
+    assert.match(p.problem, new RegExp(`^output line ${syncLines(stale)[0]}: no sync writes KUBE-SVC-FIXTURE3ENDPOINTS of service fixture-ns/fixture-svc with the 4 endpoints`));
+  }
+});
+
+test('evidence add: an empty kube_proxy_version is located at its own line of capture.env', () => {
+  const capture = writeCapture(join(scratch, 'empty-version'), 'iptables', [{ exercise: 16, axis: 'endpoint-selection', output: RULES }], '');
+  const { status, output } = runAdd(capture, contentCopy('empty-version-content'));
+  assert.equal(status, 1, output);
+  assert.match(output, /empty-version\/capture\.env:4:1: field "kube_proxy_version": kube_proxy_version= is empty; capture again/);
+});
+
 test('evidence add: usage errors exit 2', () => {
   for (const args of [[], ['remove', 'x'], ['add']]) {
     const run = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), ...args], { cwd: root, encoding: 'utf8' });
@@ -365,9 +492,9 @@ const SHIMS = join(kit, 'shims');
 const FIXTURE_NODE = join(kit, 'FIXTURE-node');
 const have = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const isRoot = process.getuid?.() === 0;
-const netns = isRoot && ['unshare', 'iptables-restore', 'iptables-save', 'nft', 'ip', 'curl'].every(have)
+const netns = isRoot && ['unshare', 'setpriv', 'iptables-restore', 'iptables-save', 'nft', 'ip', 'curl'].every(have)
   && spawnSync('unshare', ['-n', '-p', '-f', '--mount-proc', 'sh', '-c', 'ip link set lo up && nft list tables']).status === 0;
-const why = !isRoot ? 'not root' : !netns ? 'no unshare, iptables, nft, ip or curl, or no netfilter or namespaces in this kernel' : '';
+const why = !isRoot ? 'not root' : !netns ? 'no unshare, setpriv, iptables, nft, ip or curl, or no netfilter or namespaces in this kernel' : '';
 /** Skips with the reason, except in CI, where the kit must be proven on a real kernel. */
 const needs = (ok: boolean) => (ok ? {} : process.env.CI === 'true' ? {} : { skip: `${why} (apt-get install iptables nftables iproute2 curl; run as root)` });
 
@@ -378,6 +505,10 @@ interface FixtureNode {
   rules?: string;
   /** kube-proxy's command line after its name; `--config=<file>` is added. false: no kube-proxy process. */
   kubeProxy?: string[] | false;
+  /** More lines of its FIXTURE KubeProxyConfiguration file. */
+  config?: string;
+  /** Programs named kube-proxy started before it: the user (uid) that runs each, and its flags. */
+  others?: Array<{ program: string; uid: number; args: string[] }>;
   env?: Record<string, string>;
 }
 
@@ -385,26 +516,40 @@ interface FixtureNode {
 function onNode(home: string, node: FixtureNode, args: string[]) {
   mkdirSync(home, { recursive: true });
   const config = join(home, 'FIXTURE-kube-proxy-config.yaml');
-  writeFileSync(config, `# FIXTURE kube-proxy configuration (tests/unit/evidence-kit.test.ts)\napiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: "${node.mode}"\n`);
+  writeFileSync(config, `# FIXTURE kube-proxy configuration (tests/unit/evidence-kit.test.ts)\napiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: "${node.mode}"\n${node.config ?? ''}`);
   const pidfile = join(home, 'FIXTURE-kube-proxy.pid');
+  const quote = (a: string[]) => a.map((x) => `'${x}'`).join(' ');
+  const others = (node.others ?? []).map((o) => `setpriv --reuid=${o.uid} --regid=${o.uid} --clear-groups '${o.program}' ${quote(o.args)} &\n`).join('');
   const kubeProxy = node.kubeProxy === false ? ':' :
-    `"${join(FIXTURE_NODE, 'kube-proxy')}" ${[...(node.kubeProxy ?? ['--v=9']), `--config=${config}`].map((a) => `'${a}'`).join(' ')} &
+    `"${join(FIXTURE_NODE, 'kube-proxy')}" ${quote([...(node.kubeProxy ?? ['--v=9']), `--config=${config}`])} &
      i=0; until [ -s '${pidfile}' ]; do i=$((i + 1)); [ $i -le 200 ] || { echo 'FIXTURE kube-proxy did not start' >&2; exit 97; }; sleep 0.05; done`;
-  const setup = `set -e; ip link set lo up; ${node.rules ?? 'true'}; ${kubeProxy}; exec sh "$0" "$@"`;
+  const setup = `set -e; ip link set lo up; ${node.rules ?? 'true'}\n${others}${kubeProxy}; exec sh "$0" "$@"`;
+  const state = join(home, 'FIXTURE-deployment-replicas');
+  const calls = join(home, 'FIXTURE-kubectl-calls');
+  if (!node.env?.FIXTURE_LOG && !existsSync(join(home, 'FIXTURE-kube-proxy.log'))) writeFileSync(join(home, 'FIXTURE-kube-proxy.log'), '');
   const run = spawnSync('unshare', ['-n', '-p', '-f', '--mount-proc', 'sh', '-c', setup, SCRIPT, ...args], {
     encoding: 'utf8', timeout: 120_000,
     env: {
       ...process.env, PATH: `${SHIMS}:${process.env.PATH}`, FIXTURE_NODE: process.execPath, FIXTURE_PIDFILE: pidfile,
       FIXTURE_VERSION: 'v0.0.0-FIXTURE', FIXTURE_REPLICAS: '3', FIXTURE_LOG: join(home, 'FIXTURE-kube-proxy.log'),
+      FIXTURE_STATE: state, FIXTURE_CALLS: calls,
       // The FIXTURE kube-proxy writes a sync's whole log in one write: nothing more to wait for.
       KUBE_PROXY_LOG_SETTLE: '0', ...node.env,
     },
   });
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+  return {
+    status: run.status, output: `${run.stdout}${run.stderr}`,
+    /** The Deployment's replicas as the FIXTURE cluster holds them now, and every kubectl call. */
+    replicas: () => readFileSync(state, 'utf8'),
+    calls: () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []),
+    /** The payloads the FIXTURE kube-proxy logged, in order. */
+    payloads: () => readdirSync(home).filter((f) => /^FIXTURE-payload-\d+\.txt$/.test(f)).sort((a, b) => parseInt(a.slice(16)) - parseInt(b.slice(16))).map((f) => readFileSync(join(home, f), 'utf8')),
+  };
 }
 
 const IPTABLES_RULES = `iptables-restore < '${join(kit, 'netns/FIXTURE-iptables-nat.rules')}'`;
 const NFT_RULES = `nft -f '${join(kit, 'netns/FIXTURE-kube-proxy.nft')}'`;
+const DEPLOY = ['--deployment', 'fixture-ns/fixture-deploy', '--service', 'fixture-svc'];
 
 /** A PATH with every command of this one but `cmd` (linked into a folder of the test's own). */
 function pathWithout(cmd: string): string {
@@ -417,18 +562,31 @@ function pathWithout(cmd: string): string {
   return dir;
 }
 
-/** A refusal: exit 1, the message, and nothing left where the capture would have gone. */
-function refusedOnNode(name: string, node: FixtureNode, args: string[], want: RegExp) {
+/** A refusal: exit 1 (or `status`), the message, and nothing left where the capture would have gone. */
+function refusedOnNode(name: string, node: FixtureNode, args: string[], want: RegExp, status = 1) {
   const parent = join(scratch, `refuse-node-${name}`);
   mkdirSync(parent, { recursive: true });
-  if (node.env?.FIXTURE_LOG === undefined) writeFileSync(join(parent, 'FIXTURE-kube-proxy.log'), '');
+  const log = join(parent, 'FIXTURE-kube-proxy.log');
+  if (node.env?.FIXTURE_LOG === undefined && !existsSync(log)) writeFileSync(log, '');
   const out = join(parent, 'capture');
-  if (args.includes('--deployment') && !args.includes('--log')) args = [...args, '--log', join(parent, 'FIXTURE-kube-proxy.log')];
-  const run = onNode(join(scratch, `node-${name}`), { ...node, env: { FIXTURE_LOG: join(parent, 'FIXTURE-kube-proxy.log'), ...node.env } }, ['--out', out, ...args]);
-  assert.equal(run.status, 1, `${name}: ${run.output}`);
+  if (args.includes('--deployment') && !args.includes('--log')) args = [...args, '--log', log];
+  const run = onNode(join(scratch, `node-${name}`), { ...node, env: { FIXTURE_LOG: log, ...node.env } }, ['--out', out, ...args]);
+  assert.equal(run.status, status, `${name}: ${run.output}`);
   assert.match(run.output, want, name);
-  assert.deepEqual(readdirSync(parent).filter((f) => f !== 'FIXTURE-kube-proxy.log'), [], `${name}: no capture folder, finished or not, is left behind`);
+  assert.deepEqual(readdirSync(parent).filter((f) => !f.startsWith('FIXTURE-kube-proxy.log')), [], `${name}: no capture folder, finished or not, is left behind`);
+  return run;
 }
+
+test('capture script: --help ends at the help text; an exercise given twice gets its own message', () => {
+  const help = spawnSync('sh', [SCRIPT, '--help'], { encoding: 'utf8' });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^Captures the evidence/);
+  assert.match(help.stdout, /the whole entry is in the log before it is copied\.\n$/, 'the last line of the help text is the last line printed');
+  assert.doesNotMatch(help.stdout, /set -eu/);
+  const twice = spawnSync('sh', [SCRIPT, '--exercise', '16', '--exercise', '16'], { encoding: 'utf8' });
+  assert.equal(twice.status, 1);
+  assert.match(twice.stderr, /--exercise 16 is given twice/);
+});
 
 test('capture script: refuses a node in ipvs mode, an exercise that is not this node\'s mode, and an empty nat table, keeping nothing', needs(netns), () => {
   assert.ok(netns, why);
@@ -439,21 +597,19 @@ test('capture script: refuses a node in ipvs mode, an exercise that is not this 
 
 test('capture script: every exercise-18 precondition is checked before the first command; a refusal leaves no folder (fault 3)', needs(netns), () => {
   assert.ok(netns, why);
-  const deploy = ['--deployment', 'fixture-ns/fixture-deploy'];
   // Each would have failed after exercise 16 had run and written its half of a capture.
-  refusedOnNode('v2', { mode: 'iptables', rules: IPTABLES_RULES, kubeProxy: ['--v=2'] }, deploy, /kube-proxy \(pid \d+\) runs at -v=2; it logs what it writes to the kernel only at -v=9/);
-  refusedOnNode('no-deployment', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_DEPLOYMENT: '1' } }, deploy, /kubectl cannot read deployment fixture-ns\/fixture-deploy/);
-  refusedOnNode('no-log', { mode: 'iptables', rules: IPTABLES_RULES }, [...deploy, '--log', join(scratch, 'FIXTURE-no-such.log')], /cannot read kube-proxy's log .*FIXTURE-no-such\.log/);
-  refusedOnNode('no-kubectl', { mode: 'iptables', rules: IPTABLES_RULES, env: { PATH: pathWithout('kubectl') } }, deploy, /exercise 18 needs kubectl on this node/);
+  refusedOnNode('v2', { mode: 'iptables', rules: IPTABLES_RULES, kubeProxy: ['--v=2'] }, DEPLOY, /kube-proxy \(pid \d+\) runs at verbosity 2 \(--v on its command line\); it logs what it writes to the kernel only at 9/);
+  refusedOnNode('no-deployment', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_DEPLOYMENT: '1' } }, DEPLOY, /kubectl cannot read deployment fixture-ns\/fixture-deploy/);
+  refusedOnNode('no-service', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_SERVICE: '1' } }, DEPLOY, /kubectl cannot read service fixture-ns\/fixture-svc/);
+  refusedOnNode('no-log', { mode: 'iptables', rules: IPTABLES_RULES }, [...DEPLOY, '--log', join(scratch, 'FIXTURE-no-such.log')], /cannot read kube-proxy's log .*FIXTURE-no-such\.log/);
+  refusedOnNode('no-kubectl', { mode: 'iptables', rules: IPTABLES_RULES, env: { PATH: pathWithout('kubectl') } }, DEPLOY, /exercise 18 needs kubectl on this node/);
   refusedOnNode('bad-deployment', { mode: 'iptables', rules: IPTABLES_RULES }, ['--deployment', 'fixture-deploy'], /--deployment must be NAMESPACE\/NAME/);
 });
 
 test('capture script: a sync line the runtime cut into P records is joined; one whose F record never came is refused, keeping nothing (fault 2)', needs(netns), () => {
   assert.ok(netns, why);
-  const payload = join(scratch, 'FIXTURE-cut-restore-input.txt');
-  writeFileSync(payload, fixtureRestoreInput(120));
-  refusedOnNode('cut', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_PAYLOAD: payload, FIXTURE_CUT_PARTIAL: '1' } },
-    ['--exercise', '18', '--deployment', 'fixture-ns/fixture-deploy'], /ends inside a partial line/);
+  const run = refusedOnNode('cut', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_CUT_PARTIAL: '1' } }, ['--exercise', '18', ...DEPLOY], /ends inside a partial line/);
+  assert.equal(run.replicas(), '3', 'and the Deployment is scaled back');
 });
 
 test('capture script: mode from the --config file when the metrics port has no /proxyMode; version from kubernetes_build_info', needs(netns), () => {
@@ -468,31 +624,174 @@ test('capture script: mode from the --config file when the metrics port has no /
   assert.match(env, /^version_from=git_version of kubernetes_build_info in http:\/\/127\.0\.0\.1:10249\/metrics$/m);
 });
 
-test('on a real kernel: a FIXTURE node -> capture script -> evidence add -> the content loads and builds with four Measured cells, exercise 18 counted as the payload holds', needs(netns), async () => {
+test('capture script: a refused scale, or a failed rollout, stops the capture: nothing kept, the Deployment untouched or scaled back, kubectl\'s message shown', needs(netns), () => {
+  assert.ok(netns, why);
+  // RBAC allows get but not scale; kube-proxy keeps syncing every 300 ms, as a real one does every 30 s.
+  const forbidden = refusedOnNode('scale-forbidden', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_SCALE_FORBIDDEN: '1', FIXTURE_PERIODIC_MS: '300' } },
+    ['--exercise', '18', ...DEPLOY], /kubectl scale deployment fixture-ns\/fixture-deploy failed \(exit 1\), so nothing changed and nothing was kept; kubectl said:\nError from server \(Forbidden\)/);
+  assert.equal(forbidden.replicas(), '3', 'the Deployment is untouched');
+  assert.deepEqual(forbidden.calls().filter((c) => c.includes(' scale ')), ['-n fixture-ns scale deployment fixture-deploy --replicas=4'], 'one scale, refused; no scale back of what did not change');
+  const rollout = refusedOnNode('rollout-fails', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_ROLLOUT_FAIL: '1' } },
+    ['--exercise', '18', ...DEPLOY], /kubectl rollout status deployment fixture-ns\/fixture-deploy failed \(exit 1\); kubectl said:\nerror: timed out waiting for the condition/);
+  assert.match(rollout.output, /scaled to 4: scaling it back to 3 replicas[\s\S]*deployment fixture-ns\/fixture-deploy is back at 3 replicas/);
+  assert.equal(rollout.replicas(), '3', 'the Deployment is scaled back');
+});
+
+test('capture script: an interrupt (INT) or a kill (TERM) after the scale scales the Deployment back, saying so, and keeps nothing', needs(netns), () => {
+  assert.ok(netns, why);
+  for (const [signal, status] of [['INT', 130], ['TERM', 143]] as const) {
+    const run = refusedOnNode(`signal-${signal}`, { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_SIGNAL: signal } }, ['--exercise', '18', ...DEPLOY],
+      signal === 'INT' ? /interrupted \(SIGINT\): nothing is kept/ : /terminated \(SIGTERM\): nothing is kept/, status);
+    assert.match(run.output, /scaled to 4: scaling it back to 3 replicas/, signal);
+    assert.equal(run.replicas(), '3', `${signal}: the Deployment is back where it was`);
+    assert.deepEqual(run.calls().filter((c) => c.includes(' scale ')).map((c) => c.replace(/.*--replicas=/, '')), ['4', '3'], signal);
+  }
+});
+
+test('capture script: a process named kube-proxy that another user runs is neither executed nor believed; two that root runs are refused, named', needs(netns), () => {
+  assert.ok(netns, why);
+  if (process.arch !== 'x64') assert.fail(`the FIXTURE impostor is an x86-64 program; this is ${process.arch}`);
+  const dir = mkdtempSync(join(tmpdir(), 'FIXTURE-impostor-'));
+  try {
+    chmodSync(dir, 0o755);
+    const marker = join(dir, 'FIXTURE-executed');
+    const theirs = join(dir, 'nobody', 'kube-proxy');
+    mkdirSync(dirname(theirs), { mode: 0o755 });
+    writeFileSync(theirs, impostorElf(marker), { mode: 0o755 });
+    chownSync(theirs, 65534, 65534);
+    // Another user's kube-proxy, started first (the old script took the first in /proc), says --v=0
+    // and mode ipvs, and answers --version as kube-proxy would.
+    const out = join(scratch, 'cap-impostor');
+    const run = onNode(join(scratch, 'node-impostor'), { mode: 'iptables', rules: IPTABLES_RULES, others: [{ program: theirs, uid: 65534, args: ['--v=0', '--proxy-mode=ipvs'] }] },
+      ['--out', out, '--exercise', '16', '--exercise', '18', ...DEPLOY, '--log', join(scratch, 'node-impostor', 'FIXTURE-kube-proxy.log')]);
+    assert.equal(run.status, 0, run.output);
+    assert.match(run.output, /ignoring process \d+ named kube-proxy: it runs as uid 65534, not root \(neither executed nor believed\)/);
+    assert.match(run.output, /kube-proxy \(pid \d+\) runs at verbosity 9 \(--v on its command line\)/, 'the verbosity is the real one\'s');
+    assert.ok(!existsSync(marker), 'the other user\'s program was not executed');
+    const env = readFileSync(join(out, 'capture.env'), 'utf8');
+    assert.match(env, /^kube_proxy_version=v0\.0\.0-FIXTURE$/m);
+    assert.doesNotMatch(env, /IMPOSTOR|ipvs/);
+    // Root runs it, but from a binary others can write (anyone could have replaced it): ignored too.
+    const writable = join(dir, 'writable', 'kube-proxy');
+    mkdirSync(dirname(writable), { mode: 0o755 });
+    writeFileSync(writable, impostorElf(marker));
+    chmodSync(writable, 0o757);
+    // With no kubernetes_build_info the script asks a binary for its version: only the trusted one
+    // (the FIXTURE launcher's shell, which does not answer as kube-proxy, so the capture is refused).
+    const run2 = onNode(join(scratch, 'node-writable'), {
+      mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_BUILD_INFO: '1' },
+      others: [{ program: writable, uid: 0, args: ['--v=9'] }, { program: theirs, uid: 65534, args: ['--v=9'] }],
+    }, ['--out', join(scratch, 'cap-writable'), '--exercise', '16']);
+    assert.match(run2.output, /ignoring process \d+ named kube-proxy: its binary .*writable\/kube-proxy \(mode 757\) can be written by users other than root/);
+    assert.match(run2.output, /ignoring process \d+ named kube-proxy: it runs as uid 65534/);
+    assert.equal(run2.status, 1, run2.output);
+    assert.match(run2.output, /The binary of kube-proxy \(pid \d+, \/\S+\) answered --version/);
+    assert.doesNotMatch(run2.output, /IMPOSTOR/);
+    assert.ok(!existsSync(marker), 'neither the other user\'s program nor a root-run one from a binary others can write was executed');
+    // A second kube-proxy that root runs from a binary root owns: two candidates, refused, named.
+    const ours = join(dir, 'root', 'kube-proxy');
+    mkdirSync(dirname(ours), { mode: 0o755 });
+    writeFileSync(ours, impostorElf(marker), { mode: 0o755 });
+    refusedOnNode('two-kube-proxies', { mode: 'iptables', rules: IPTABLES_RULES, others: [{ program: ours, uid: 0, args: ['--v=9'] }] }, ['--exercise', '16'],
+      /more than one process named kube-proxy runs as root from a root-owned binary:\n {2}pid \d+ \(.*root\/kube-proxy\)\n {2}pid \d+ \(\/.*\)\nRefusing to pick one/);
+    assert.ok(!existsSync(marker), 'nor was it executed');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('capture script: the version from the binary only when the metrics server has none, and a refusal quotes what the binary answered', needs(netns), () => {
+  assert.ok(netns, why);
+  // The FIXTURE kube-proxy is a shell script: its binary is the shell, which does not answer as kube-proxy.
+  refusedOnNode('no-build-info', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_BUILD_INFO: '1' } }, ['--exercise', '16'],
+    /cannot read kube-proxy's version: no kubernetes_build_info at http:\/\/127\.0\.0\.1:10249\/metrics\. The binary of kube-proxy \(pid \d+, \/\S+\) answered --version with exit status [1-9]\d* and ".+", not "Kubernetes v\.\.\."/);
+});
+
+test('capture script: verbosity from logging.verbosity in kube-proxy\'s config file; the metrics server unreachable for the "before" snapshot is recorded as such', needs(netns), () => {
+  assert.ok(netns, why);
+  const home = join(scratch, 'node-config-verbosity');
+  const out = join(scratch, 'cap-config-verbosity');
+  // The 2nd /metrics request (the 1st is for the version) is the "before" snapshot: it gets a 503.
+  const run = onNode(home, { mode: 'nftables', rules: NFT_RULES, kubeProxy: [], config: 'logging:\n  format: text\n  verbosity: 9\n', env: { FIXTURE_METRICS_FAIL: '2' } },
+    ['--out', out, '--exercise', '18', ...DEPLOY, '--log', join(home, 'FIXTURE-kube-proxy.log')]);
+  assert.equal(run.status, 0, run.output);
+  assert.match(run.output, /runs at verbosity 9 \(logging\.verbosity in its --config file .*FIXTURE-kube-proxy-config\.yaml\)/);
+  const output = readFileSync(join(out, 'ex18-nftables/output'), 'utf8');
+  assert.match(output, /^# kubeproxy_sync_\* metrics before\n# metrics unreachable at http:\/\/127\.0\.0\.1:10249\/metrics: curl: \(22\) .*503/m);
+  assert.match(output, /^# kubeproxy_sync_\* metrics after\nkubeproxy_sync_proxy_rules_last_timestamp_seconds \d/m);
+});
+
+test('capture script: a log in Docker\'s json-file format is refused, saying so, before anything runs', needs(netns), () => {
+  assert.ok(netns, why);
+  const parent = join(scratch, 'refuse-node-json-file');
+  mkdirSync(parent, { recursive: true });
+  writeFileSync(join(parent, 'FIXTURE-kube-proxy.log'), `${JSON.stringify({ log: 'I0101 00:00:00.000000       1 FIXTURE.go:1] "FIXTURE earlier entry"\n', stream: 'stderr', time: '2000-01-01T00:00:00Z' })}\n`);
+  const run = refusedOnNode('json-file', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_LOG_FORMAT: 'json-file' } }, ['--exercise', '18', ...DEPLOY],
+    /kube-proxy's log .* is written by Docker's json-file logging driver \(cri-dockerd\), whose \{"log":\.\.\.\} lines this kit does not read/);
+  assert.deepEqual(run.calls().filter((c) => c.includes(' scale ')), [], 'nothing was scaled');
+});
+
+test('capture script: a log the kubelet rotates during the capture is refused, saying so; nothing kept, the Deployment scaled back', needs(netns), () => {
+  assert.ok(netns, why);
+  const parent = join(scratch, 'refuse-node-rotated');
+  mkdirSync(parent, { recursive: true });
+  // What kube-proxy logged before: the capture starts reading after it.
+  writeFileSync(join(parent, 'FIXTURE-kube-proxy.log'), criRecords(klogEntry('FIXTURE earlier entry', [['pad', 'x'.repeat(4000)]], 1).repeat(30), false));
+  const run = refusedOnNode('rotated', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_ROTATE: '1' } }, ['--exercise', '18', ...DEPLOY],
+    /kube-proxy log .*FIXTURE-kube-proxy\.log was rotated \(by the kubelet\) during the capture/);
+  assert.match(run.output, /scaling it back to 3 replicas/);
+  assert.equal(run.replicas(), '3');
+});
+
+test('on a real kernel: a sync that does not show the change it would measure is captured as logged, and refused by evidence add, located', needs(netns), () => {
+  assert.ok(netns, why);
+  const home = join(scratch, 'node-stale');
+  const out = join(scratch, 'cap-stale');
+  // kube-proxy keeps writing the Service's 3 endpoints: the change did not reach it.
+  const run = onNode(home, { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_STALE: '1' } }, ['--out', out, '--exercise', '18', ...DEPLOY, '--log', join(home, 'FIXTURE-kube-proxy.log')]);
+  assert.equal(run.status, 0, run.output);
+  const output = readFileSync(join(out, 'ex18-iptables/output'), 'utf8');
+  const content = contentCopy('refuse-stale');
+  const before = snapshot(content);
+  const add = runAdd(out, content);
+  assert.equal(add.status, 1, add.output);
+  assert.match(add.output, new RegExp(`ex18-iptables/output:${syncLines(output)[0]}:1: row "endpoint-change", column "iptables", field "output": no sync writes KUBE-SVC-FIXTURE3ENDPOINTS of service fixture-ns/fixture-svc with the 4 endpoints`));
+  assert.deepEqual(snapshot(content), before, 'nothing written');
+});
+
+test('on a real kernel: a FIXTURE node -> capture script -> evidence add -> the content loads and builds with four Measured cells, exercise 18 showing the change and counted as the payload holds', needs(netns), async () => {
   assert.ok(netns, why);
   const content = contentCopy('netns');
   const realEvidence = readdirSync(join(root, 'content/evidence'));
-  const payloads = { iptables: fixtureRestoreInput(120), nftables: fixtureNftTransaction(300) };
+  const payloads: Record<string, string> = {};
   for (const [mode, rules] of [['iptables', IPTABLES_RULES], ['nftables', NFT_RULES]] as const) {
     const home = join(scratch, `node-${mode}`);
     mkdirSync(home, { recursive: true });
-    writeFileSync(join(home, `FIXTURE-${mode}-payload.txt`), payloads[mode]);
     writeFileSync(join(home, 'FIXTURE-kube-proxy.log'), '');
     const out = join(scratch, `cap-${mode}`);
-    const run = onNode(home, { mode, rules, env: { FIXTURE_PAYLOAD: join(home, `FIXTURE-${mode}-payload.txt`) } },
-      ['--out', out, '--deployment', 'fixture-ns/fixture-deploy', '--log', join(home, 'FIXTURE-kube-proxy.log')]);
+    const run = onNode(home, { mode, rules }, ['--out', out, ...DEPLOY, '--log', join(home, 'FIXTURE-kube-proxy.log')]);
     assert.equal(run.status, 0, run.output);
     assert.match(run.output, new RegExp(`captured 2 cell\\(s\\) .*mode ${mode}, kernel `));
     assert.match(run.output, /scaling deployment fixture-ns\/fixture-deploy back to 3 replicas/);
+    assert.equal(run.replicas(), '3');
     assert.match(readFileSync(join(home, 'FIXTURE-kube-proxy.log'), 'utf8'), / stderr P /, 'the log held a line cut into P records');
+    payloads[mode] = run.payloads()[0]!;
     const env = readFileSync(join(out, 'capture.env'), 'utf8');
     assert.match(env, /^captured_at=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
     assert.match(env, new RegExp(`^kernel=${spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim().replace(/[.+]/g, '\\$&')}$`, 'm'));
     assert.match(env, /^mode_from=GET http:\/\/127\.0\.0\.1:10249\/proxyMode/m);
     assert.match(env, /^version_from=git_version of kubernetes_build_info/m);
-    assert.deepEqual(readdirSync(scratch).filter((f) => f.startsWith('.kube-proxy-capture')), [], 'no temporary folder left');
-    const add = runAdd(out, content);
-    assert.equal(add.status, 0, add.output);
+    assert.deepEqual(readdirSync(scratch).filter((f) => f.startsWith('.kube-proxy-')), [], 'no temporary folder left');
+    // The capture can be copied by a user other than root (scp -r): every folder 755, every file readable.
+    for (const e of [out, ...readdirSync(out, { recursive: true }).map((f) => join(out, String(f)))]) {
+      const mode8 = statSync(e).mode & 0o777;
+      assert.equal(mode8 & (statSync(e).isDirectory() ? 0o555 : 0o444), statSync(e).isDirectory() ? 0o555 : 0o444, `${e}: mode ${mode8.toString(8)}`);
+    }
+    const output = readFileSync(join(out, `ex18-${mode}/output`), 'utf8');
+    assert.match(output, /^# change: replicas_before=3$[\s\S]*^# change: scale_exit=0$\n^# kubectl: deployment\.apps\/FIXTURE scaled to 4 \(FIXTURE\)$\n^# change: rollout_exit=0$\n^# kubectl: FIXTURE rollout complete$\n^# change: replicas_after=4$/m);
+    // `add` with a path relative to where the user stands (npm sets INIT_CWD), not the checkout.
+    const add = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), 'add', `cap-${mode}`, '--content', content], { cwd: root, encoding: 'utf8', env: { ...process.env, INIT_CWD: scratch } });
+    assert.equal(add.status, 0, `${add.stdout}${add.stderr}`);
   }
 
   const table = await loadTable(content);
@@ -516,7 +815,10 @@ test('on a real kernel: a FIXTURE node -> capture script -> evidence add -> the 
       assert.equal(reading.services[0]!.modulus, 3);
       assert.equal(reading.services[0]!.endpoints.length, 3);
     } else if (reading?.exercise === 18) {
-      assert.deepEqual(reading.syncs.map((s) => ({ lines: s.lines.length, chains: s.chains, rules: s.rules })), [countPayload(col, payloads[col])]);
+      assert.deepEqual(reading.syncs.map((s) => ({ lines: s.lines.length, chains: s.chains, rules: s.rules })), [countPayload(col, payloads[col]!)]);
+      // Before: the rules the real iptables-save or nft printed before the scale; after: the sync.
+      assert.match(c.evidence.output, col === 'iptables' ? /^# ==> rules before the scale: iptables-save -t nat\n# Generated by iptables-save/m : /^# ==> rules before the scale: nft list table ip kube-proxy\ntable ip kube-proxy \{/m);
+      assert.deepEqual([reading.change.before.map((c) => c.endpoints.length), reading.change.after.map((c) => c.endpoints.length), reading.change.sync], [[3], [4], 0]);
     } else assert.fail(`no reading for ${row}/${col}`);
   }
   assert.deepEqual(readdirSync(join(root, 'content/evidence')), realEvidence, 'nothing landed in the real content/');
@@ -533,12 +835,20 @@ test('on a real kernel: a FIXTURE node -> capture script -> evidence add -> the 
   assert.match(ex16, /3 endpoints/);
   assert.match(ex16, /33\.3 %/);
   assert.match(page('ex17-'), /random number modulo 3/);
-  // Exercise 18's pages count what each payload holds, as the test counted it when it wrote it.
+  // Exercise 18's pages: what changed (the endpoint count before and after) next to what it cost,
+  // counted as the test counted the payload the FIXTURE kube-proxy logged.
   for (const col of ['iptables', 'nftables'] as const) {
-    const { lines, chains, rules } = countPayload(col, payloads[col]);
+    const { lines, chains, rules } = countPayload(col, payloads[col]!);
     assert.ok(rules > 0 && chains > 0);
     const html = page(`ex18-${col}`).replace(/<!--.*?-->/g, '');
     assert.match(html, new RegExp(`<td>${lines}</td><td>${chains}</td><td>${rules}</td></tr>`), `ex18-${col}: ${lines} lines, ${chains} chains, ${rules} rules`);
+    const chain = col === 'iptables' ? 'KUBE-SVC-FIXTURE3ENDPOINTS' : 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http';
+    const added = col === 'iptables' ? 'KUBE-SEP-FIXTUREENDPOINT4' : 'endpoint-FIXTURE4-fixture-ns/fixture-svc/tcp/http__10.244.1.14/8080';
+    assert.match(html, new RegExp(`<td><code>${chain}</code></td><td>3</td><td>4</td>\\s*<td><code>${added}</code></td>\\s*<td>none</td>`), `ex18-${col}: the Service's endpoints, 3 before, 4 after, one chain added`);
+    assert.match(html, /scaled from 3 to 4 replicas/);
+    assert.match(html, new RegExp(`handed the kernel ${lines} lines`));
+    // EVIDENCE_KIT_PAGES_TO=<dir> keeps these FIXTURE pages to look at (never part of the site).
+    if (process.env.EVIDENCE_KIT_PAGES_TO) writeFileSync(join(process.env.EVIDENCE_KIT_PAGES_TO, `FIXTURE-ex18-${col}.html`), html);
   }
   const home = readFileSync(join(work, 'out/index.html'), 'utf8');
   assert.doesNotMatch(home, /To measure ·/, 'no cell is still to measure');

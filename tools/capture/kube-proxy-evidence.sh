@@ -6,7 +6,7 @@
 # `npm run evidence -- add <folder>` (docs/evidence.md).
 #
 #   sh kube-proxy-evidence.sh [--out DIR] [--exercise 16|17|18]... [--deployment NS/NAME]
-#                             [--log FILE] [--metrics URL] [--no-scale-back]
+#                             [--service NAME] [--log FILE] [--metrics URL] [--no-scale-back]
 #
 # Cells, by kube-proxy's mode on this node (a node runs one mode, so it yields one column):
 #   iptables: exercise 16  `iptables-save -t nat`              (row endpoint-selection)
@@ -16,14 +16,20 @@
 #   ipvs:     nothing: IPVS is read, not run, in this study.
 #
 # Exercise 18 changes the cluster: it scales --deployment up by one replica and back (unless
-# --no-scale-back). It needs kubectl on this node with a kubeconfig allowed to get and scale that
-# Deployment (one behind a Service), kube-proxy running at -v=9, and kube-proxy's log file (found
-# under /var/log/pods/ or given with --log). Without --deployment it is skipped, saying so.
+# --no-scale-back; an interrupt or a failure after the scale always scales it back). It records the
+# Service's rules before the scale (--service, in the Deployment's namespace; default: the
+# Deployment's name), kubectl's exit statuses and messages, and the replicas before and after; it
+# stops, keeping nothing, when kubectl cannot scale or the rollout fails. It needs kubectl on this
+# node with a kubeconfig allowed to get and scale that Deployment, kube-proxy at verbosity 9 (--v=9
+# or logging.verbosity in its config file), and kube-proxy's log file (under /var/log/pods/, or
+# --log). Without --deployment it is skipped, saying so.
 #
-# kube-proxy's mode is read from its metrics server (GET <metrics>/proxyMode, default
-# http://127.0.0.1:10249), else from the running process's --proxy-mode flag or its --config file;
-# its version from the running binary (/proc/<pid>/exe --version), else from kubernetes_build_info
-# in <metrics>/metrics. Anything it cannot read, it refuses to guess.
+# kube-proxy is the one process named kube-proxy that root runs from a binary root owns and no one
+# else can write; others of that name are ignored, saying so, and two such processes are refused.
+# Its mode is read from its metrics server (GET <metrics>/proxyMode, default
+# http://127.0.0.1:10249), else from that process's --proxy-mode flag or its --config file; its
+# version from kubernetes_build_info in <metrics>/metrics, else from that binary's --version.
+# Anything it cannot read, it refuses to guess.
 # Exercise 18 waits KUBE_PROXY_LOG_SETTLE seconds (default 5) after the sync's first log line, so
 # the whole entry is in the log before it is copied.
 set -eu
@@ -35,6 +41,7 @@ say() { echo "$PROG: $*" >&2; }
 out=""
 exercises=""
 deployment=""
+svc=""
 log=""
 metrics="${KUBE_PROXY_METRICS:-http://127.0.0.1:10249}"
 # Exercise 18: seconds to let kube-proxy finish logging a sync once its first line is there.
@@ -44,12 +51,16 @@ scale_back=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift 2 ;;
-    --exercise) [ $# -ge 2 ] || die "--exercise needs 16, 17 or 18"; exercises="$exercises $2"; shift 2 ;;
+    --exercise)
+      [ $# -ge 2 ] || die "--exercise needs 16, 17 or 18"
+      case " $exercises " in *" $2 "*) die "--exercise $2 is given twice: name each exercise once" ;; esac
+      exercises="$exercises $2"; shift 2 ;;
     --deployment) [ $# -ge 2 ] || die "--deployment needs NAMESPACE/NAME"; deployment=$2; shift 2 ;;
+    --service) [ $# -ge 2 ] || die "--service needs the name of the Service in front of the Deployment"; svc=$2; shift 2 ;;
     --log) [ $# -ge 2 ] || die "--log needs kube-proxy's log file"; log=$2; shift 2 ;;
     --metrics) [ $# -ge 2 ] || die "--metrics needs a URL like http://127.0.0.1:10249"; metrics=$2; shift 2 ;;
     --no-scale-back) scale_back=0; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; exit 0 ;;
     *) die "unknown argument: $1 (see --help)" ;;
   esac
 done
@@ -60,48 +71,83 @@ done
 [ "$(id -u)" = 0 ] || die "run as root on the node (iptables-save and nft need it): sudo sh $0 ..."
 command -v sha256sum >/dev/null 2>&1 || die "sha256sum is missing on this node (coreutils or busybox provide it)"
 command -v uname >/dev/null 2>&1 || die "uname is missing"
+command -v stat >/dev/null 2>&1 || die "stat is missing on this node (coreutils or busybox provide it)"
 
 # --- what the node says about itself -------------------------------------------------------
 
 fetch() { # URL -> body on stdout
   if command -v curl >/dev/null 2>&1; then curl -fsS --max-time 5 "$1"
   elif command -v wget >/dev/null 2>&1; then wget -q -T 5 -O - "$1"
-  else return 127; fi
+  else echo "neither curl nor wget is on this node" >&2; return 127; fi
 }
 
 # The kube-proxy process, if this shell can see it (kubectl debug node/... shares the host's PIDs).
-pid=""
+# Only a process root runs, from a binary root owns and neither its group nor others can write, is
+# asked anything: a process of another user, or of a binary another user could replace, could
+# otherwise choose the mode and verbosity the capture records, or get a program of its own run as
+# root by --version. Two trusted candidates are refused, named, rather than one guessed.
+pid=""; trusted=""
 for p in /proc/[0-9]*; do
   [ "$(cat "$p/comm" 2>/dev/null)" = kube-proxy ] || continue
-  pid=${p#/proc/}; break
+  q=${p#/proc/}
+  uids=$(awk '/^Uid:/ { print $2, $3; exit }' "$p/status" 2>/dev/null) || uids=""
+  if [ "$uids" != "0 0" ]; then
+    say "ignoring process $q named kube-proxy: it runs as uid ${uids%% *}, not root (neither executed nor believed)"; continue
+  fi
+  exe=$(readlink "$p/exe" 2>/dev/null) || exe="?"
+  if ! own=$(stat -L -c '%u %a' "$p/exe" 2>/dev/null); then
+    say "ignoring process $q named kube-proxy: its binary $exe cannot be examined"; continue
+  fi
+  case "${own%% *}:${own#* }" in
+    0:*[2367]|0:*[2367][0-7]) say "ignoring process $q named kube-proxy: its binary $exe (mode ${own#* }) can be written by users other than root"; continue ;;
+    0:*) ;;
+    *) say "ignoring process $q named kube-proxy: its binary $exe is owned by uid ${own%% *}, not root"; continue ;;
+  esac
+  trusted="$trusted
+  pid $q ($exe)"
+  [ -n "$pid" ] && die "more than one process named kube-proxy runs as root from a root-owned binary:$trusted
+Refusing to pick one: stop all but kube-proxy's own, then capture."
+  pid=$q
 done
 args=""
 [ -n "$pid" ] && args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
 flag() { # --name -> its value from kube-proxy's command line (--name=v or --name v)
   printf '%s\n' "$args" | tr ' ' '\n' | awk -v f="$1" '$0 == f { getline; print; exit } index($0, f "=") == 1 { print substr($0, length(f) + 2); exit }'
 }
+# kube-proxy's --config file, as this shell sees it.
+cfg=""; cfg_path=""
+if [ -n "$pid" ] && cfg=$(flag --config) && [ -n "$cfg" ]; then
+  case "$cfg" in /*) cfg_path="/proc/$pid/root$cfg" ;; *) cfg_path="/proc/$pid/cwd/$cfg" ;; esac
+  [ -r "$cfg_path" ] || cfg_path=""
+fi
 
 mode=""; mode_from=""
 if m=$(fetch "$metrics/proxyMode" 2>/dev/null) && [ -n "$m" ]; then
   mode=$m; mode_from="GET $metrics/proxyMode (kube-proxy's metrics server)"
 elif [ -n "$pid" ] && m=$(flag --proxy-mode) && [ -n "$m" ]; then
   mode=$m; mode_from="--proxy-mode on the command line of kube-proxy (pid $pid)"
-elif [ -n "$pid" ] && cfg=$(flag --config) && [ -n "$cfg" ] && [ -r "/proc/$pid/root$cfg" ] \
-  && m=$(awk '/^mode:/ { gsub(/["'\'' ]/, "", $2); print $2; exit }' "/proc/$pid/root$cfg") && [ -n "$m" ]; then
+elif [ -n "$cfg_path" ] && m=$(awk '/^mode:/ { gsub(/["'\'' ]/, "", $2); print $2; exit }' "$cfg_path") && [ -n "$m" ]; then
   mode=$m; mode_from="mode in kube-proxy's --config file $cfg (pid $pid)"
 fi
-[ -n "$mode" ] || die "cannot read kube-proxy's mode: $metrics/proxyMode did not answer (is this the node, and its metrics bind address? --metrics URL), and no kube-proxy process with --proxy-mode or a config file stating mode: is visible. Refusing to guess."
+[ -n "$mode" ] || die "cannot read kube-proxy's mode: $metrics/proxyMode did not answer (is this the node, and its metrics bind address? --metrics URL), and no trusted kube-proxy process with --proxy-mode or a config file stating mode: is visible. Refusing to guess."
 mode=$(printf '%s' "$mode" | tr -d '[:space:]')
 
-version=""; version_from=""
-# kube-proxy --version prints "Kubernetes v1.x.y"; another answer (a wrapper's interpreter, say) is
-# not kube-proxy's version, so it is not taken.
-if [ -n "$pid" ] && v=$("/proc/$pid/exe" --version 2>/dev/null) && v=$(printf '%s\n' "$v" | sed -n 's/^Kubernetes \(v[0-9][^ ]*\)$/\1/p' | head -n 1) && [ -n "$v" ]; then
-  version=$v; version_from="/proc/$pid/exe --version (the running kube-proxy's binary)"
-elif b=$(fetch "$metrics/metrics" 2>/dev/null) && v=$(printf '%s\n' "$b" | grep '^kubernetes_build_info{' | grep -o 'git_version="[^"]*"' | head -n 1 | cut -d'"' -f2) && [ -n "$v" ]; then
+# The version from the metrics server first: nothing is executed for it. The binary's --version only
+# when that has none, and only from the trusted process above; its answer is taken only when it is
+# kube-proxy's ("Kubernetes v1.x.y"), and refused otherwise, quoting it.
+version=""; version_from=""; answered=""
+if b=$(fetch "$metrics/metrics" 2>/dev/null) && v=$(printf '%s\n' "$b" | grep '^kubernetes_build_info{' | grep -o 'git_version="[^"]*"' | head -n 1 | cut -d'"' -f2) && [ -n "$v" ]; then
   version=$v; version_from="git_version of kubernetes_build_info in $metrics/metrics"
+elif [ -n "$pid" ]; then
+  st=0; a=$("/proc/$pid/exe" --version 2>&1) || st=$?
+  v=$(printf '%s\n' "$a" | sed -n 's/^Kubernetes \(v[0-9][^ ]*\)$/\1/p' | head -n 1)
+  if [ "$st" = 0 ] && [ -n "$v" ]; then
+    version=$v; version_from="/proc/$pid/exe --version (the running kube-proxy's binary, $(readlink "/proc/$pid/exe" 2>/dev/null))"
+  else
+    answered=" The binary of kube-proxy (pid $pid, $(readlink "/proc/$pid/exe" 2>/dev/null)) answered --version with exit status $st and \"$(printf '%s' "$a" | head -n 1 | cut -c 1-200)\", not \"Kubernetes v...\"."
+  fi
 fi
-[ -n "$version" ] || die "cannot read kube-proxy's version (no visible kube-proxy process to ask with --version, no kubernetes_build_info at $metrics/metrics). Refusing to guess."
+[ -n "$version" ] || die "cannot read kube-proxy's version: no kubernetes_build_info at $metrics/metrics.${answered:- No trusted kube-proxy process is visible to ask with --version.} Refusing to guess."
 
 kernel=$(uname -r)
 captured_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -109,8 +155,8 @@ captured_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 # --- which cells this node can measure -------------------------------------------------------
 
 case "$mode" in
-  iptables) dump_ex=16 ;;
-  nftables) dump_ex=17 ;;
+  iptables) dump_ex=16; dump='iptables-save -t nat' ;;
+  nftables) dump_ex=17; dump='nft list table ip kube-proxy' ;;
   ipvs) die "kube-proxy runs in mode ipvs here: IPVS is read, not run, in this study, so no cell of its column can be measured. Capture on a node in iptables or nftables mode." ;;
   *) die "kube-proxy reports mode \"$mode\": the table measures only iptables and nftables" ;;
 esac
@@ -139,45 +185,81 @@ done
 if [ "$has18" = 1 ]; then
   ns=${deployment%%/*}; name=${deployment#*/}
   [ -n "$ns" ] && [ -n "$name" ] && [ "$ns" != "$deployment" ] || die "--deployment must be NAMESPACE/NAME, got $deployment"
+  [ -n "$svc" ] || svc=$name
+  case "$svc" in */*|'') die "--service is the Service's name in the Deployment's namespace ($ns), got $svc" ;; esac
+  command -v "${dump%% *}" >/dev/null 2>&1 || die "exercise 18 needs ${dump%% *} on this node (it records the Service's rules before the change)"
   command -v kubectl >/dev/null 2>&1 || die "exercise 18 needs kubectl on this node (with a kubeconfig allowed to get and scale deployment $deployment)"
   replicas=$(kubectl -n "$ns" get deployment "$name" -o 'jsonpath={.spec.replicas}') || die "exercise 18: kubectl cannot read deployment $deployment (KUBECONFIG? rights?)"
   case "$replicas" in ''|*[!0-9]*) die "exercise 18: deployment $deployment has no replica count ($replicas)" ;; esac
+  [ "$replicas" -ge 1 ] || die "exercise 18: deployment $deployment has 0 replicas: the Service needs endpoints before the change, so scale it to 1 or more first"
+  kubectl -n "$ns" get service "$svc" -o name >/dev/null || die "exercise 18: kubectl cannot read service $ns/$svc, the Service whose endpoints change (name it with --service NAME)"
   if [ -z "$log" ]; then
     log=$(ls -t /var/log/pods/*_kube-proxy-*/kube-proxy/*.log 2>/dev/null | head -n 1 || true)
     [ -n "$log" ] || die "exercise 18 needs kube-proxy's log: none under /var/log/pods/*_kube-proxy-*/kube-proxy/; give --log FILE (e.g. a file kube-proxy --log-file writes)"
   fi
   [ -f "$log" ] && [ -r "$log" ] || die "exercise 18: cannot read kube-proxy's log $log"
+  # Docker's json-file driver (cri-dockerd) writes {"log":...} lines, which this kit does not read.
+  real_log=$(readlink -f "$log" 2>/dev/null || echo "$log")
+  case "$real_log" in */containers/*-json.log*) json=1 ;; *) json=0 ;; esac
+  [ "$json" = 1 ] || ! head -c 4096 "$log" | grep -q '^{"log":' || json=1
+  [ "$json" = 0 ] || die "exercise 18: kube-proxy's log $log ($real_log) is written by Docker's json-file logging driver (cri-dockerd), whose {\"log\":...} lines this kit does not read. Give --log a file kube-proxy writes itself (its --log-file, with --logtostderr=false), or capture on a node whose runtime writes CRI logs (containerd, CRI-O)."
   if [ -n "$pid" ]; then
-    v=$(flag --v); [ -n "$v" ] || v=$(flag -v)
-    [ "${v:-0}" -ge 9 ] 2>/dev/null || die "exercise 18: kube-proxy (pid $pid) runs at -v=${v:-0}; it logs what it writes to the kernel only at -v=9. Restart it with --v=9 (kube-proxy DaemonSet args), then capture."
+    v=$(flag --v); [ -n "$v" ] || v=$(flag -v); v_from="--v on its command line"
+    if [ -z "$v" ] && [ -n "$cfg_path" ]; then
+      v=$(awk '/^logging:/ { on = 1; next } on && /^[^ \t#]/ { on = 0 } on && $1 == "verbosity:" { gsub(/["'\'']/, "", $2); print $2; exit }' "$cfg_path")
+      v_from="logging.verbosity in its --config file $cfg"
+    fi
+    [ -n "$v" ] || v_from="no --v on its command line, no logging.verbosity in its config file"
+    [ "${v:-0}" -ge 9 ] 2>/dev/null || die "exercise 18: kube-proxy (pid $pid) runs at verbosity ${v:-0} ($v_from); it logs what it writes to the kernel only at 9. Restart it with --v=9 (kube-proxy DaemonSet args) or logging.verbosity: 9 in its KubeProxyConfiguration, then capture."
+    say "exercise 18: kube-proxy (pid $pid) runs at verbosity $v ($v_from)"
   else
-    say "exercise 18: no kube-proxy process visible, so its -v level is unchecked; the capture fails if nothing is logged"
+    say "exercise 18: no trusted kube-proxy process visible, so its verbosity is unchecked; the capture fails if nothing is logged"
   fi
   if command -v curl >/dev/null 2>&1; then get='curl -fsS --max-time 5'; else get='wget -q -T 5 -O -'; fi
-  case "$mode" in iptables) marker='Restoring iptables' ;; nftables) marker='Running nftables transaction' ;; esac
+  case "$mode" in
+    # How the Service's name shows in its rules: iptables comments "ns/name:port -> ip:port" (or
+    # "ns/name -> ..." for an unnamed port); nftables chains "service-HASH-ns/name/proto/port".
+    iptables) marker='Restoring iptables'; svc_rule="^-A KUBE-SVC-.* -j KUBE-SEP-"; svc_names="-e '$ns/$svc:' -e '$ns/$svc -> '" ;;
+    nftables) marker='Running nftables transaction'; svc_rule='numgen random mod [0-9]* vmap'; svc_names="-e '-$ns/$svc/'" ;;
+  esac
 fi
 
 # The capture is built in a folder beside $out and renamed to $out only once it is whole, so a
-# refusal or a failure from here on leaves neither $out nor a half-written folder behind.
+# refusal or a failure from here on leaves neither $out nor a half-written folder behind. The
+# folder is made readable to all (mktemp makes it 0700), so a user other than root can copy it.
 tmp=$(mktemp -d "$parent/.kube-proxy-capture.XXXXXX" 2>/dev/null) || { tmp="$parent/.kube-proxy-capture.$$"; mkdir "$tmp"; } || die "cannot create a folder in $parent"
-on_fail=:
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+work=""
+# On any exit before the capture is whole: scale the Deployment back if exercise 18 scaled it (or
+# may have: an interrupt during `kubectl scale`), say so, and remove every folder it made.
+finish() {
+  st=$?
+  trap - EXIT INT TERM
+  if [ -n "$work" ] && [ -e "$work/scaled" ]; then
+    say "exercise 18: the capture did not finish (exit $st) after deployment $deployment was scaled to $((replicas + 1)): scaling it back to $replicas replicas"
+    if kubectl -n "$ns" scale deployment "$name" --replicas="$replicas" >&2; then say "exercise 18: deployment $deployment is back at $replicas replicas"
+    else say "exercise 18: scaling back FAILED; scale deployment $deployment to $replicas replicas yourself"; fi
+  fi
+  rm -rf "$tmp" ${work:+"$work"}
+  exit "$st"
+}
+trap finish EXIT
+trap 'say "interrupted (SIGINT): nothing is kept"; exit 130' INT
+trap 'say "terminated (SIGTERM): nothing is kept"; exit 143' TERM
+chmod 755 "$tmp"
 
 # One cell: writes its command, runs exactly that with sh, keeps stdout as the output.
 cell() { # exercise axis
   dir="$tmp/ex$1-$mode"
   mkdir "$dir"
+  chmod 755 "$dir"
   printf 'exercise=%s\naxis=%s\nbackend=%s\n' "$1" "$2" "$mode" >"$dir/cell"
   cat >"$dir/command"
   say "exercise $1 ($mode): running ex$1-$mode/command"
   if ! sh "$dir/command" >"$dir/output" 2>"$dir/stderr"; then
     cat "$dir/stderr" >&2
-    $on_fail
     die "exercise $1: the command failed (above); nothing was kept"
   fi
-  [ -s "$dir/output" ] || { $on_fail; die "exercise $1: the command printed nothing; nothing was kept"; }
+  [ -s "$dir/output" ] || die "exercise $1: the command printed nothing; nothing was kept"
 }
 
 for e in $exercises; do
@@ -192,24 +274,55 @@ for e in $exercises; do
         die "exercise 17: table ip kube-proxy has no numgen random mod ... vmap rule. Does a Service with endpoints exist?" ;;
     18)
       [ "$has18" = 1 ] || continue
-      # The byte offset where this change's log starts, so older syncs are left out.
+      work=$(mktemp -d "$parent/.kube-proxy-work.XXXXXX" 2>/dev/null) || { work="$parent/.kube-proxy-work.$$"; mkdir "$work"; } || die "cannot create a folder in $parent"
+      # The byte offset where this change's log starts, so older syncs are left out, and the log
+      # file's inode, to see the kubelet rotate it.
       from=$(( $(wc -c <"$log") + 1 ))
-      [ "$scale_back" = 0 ] || on_fail="kubectl -n $ns scale deployment $name --replicas=$replicas"
-      cell 18 endpoint-change <<EOF
-# Exercise 18, $mode: one endpoint change (deployment $deployment scaled $replicas -> $((replicas + 1)))
-# and what kube-proxy logged that it wrote to the kernel for it. kubectl's own messages go to stderr.
+      inode=$(ls -Li "$log" | awk '{ print $1 }')
+      cell 18 endpoint-change <<EOF18
+# Exercise 18, $mode: one endpoint change (deployment $deployment scaled $replicas -> $((replicas + 1)), in
+# front of it service $ns/$svc) and what kube-proxy logged that it wrote to the kernel for it.
+# "# change:" lines record what was done and seen: replicas before and after, the exit status of
+# each kubectl command, and (on "# kubectl:" lines) what kubectl printed. Any failure stops here,
+# and the capture script keeps nothing and scales the Deployment back.
 # The log holds CRI records ("<time> <stream> <P|F> <text>") or plain klog lines. A line the runtime
 # cut into P records is printed joined, as one F record with its first record's time. Each
 # "$marker" entry is kept whole: its line and, for klog's multi-line value (key=<),
 # the tab-indented lines up to the " >" line.
+rotated() { [ "\$(ls -Li '$log' 2>/dev/null | awk '{ print \$1 }')" != '$inode' ] || [ "\$(wc -c <'$log')" -lt $((from - 1)) ]; }
+rotation='kube-proxy log $log was rotated (by the kubelet) during the capture: it is now another file, and the sync entries written since byte $from cannot be read whole from it; capture again'
+echo '# change: deployment=$deployment'
+echo '# change: service=$ns/$svc'
+echo '# change: replicas_before=$replicas'
+echo '# ==> rules before the scale: $dump'
+$dump >'$work/before' || { echo '$dump failed: the rules before the change cannot be recorded' >&2; exit 1; }
+cat '$work/before'
+echo '# <== rules before the scale'
+grep -e '$svc_rule' '$work/before' | grep -q -F $svc_names || { echo 'the rules before the scale show no endpoints of service $ns/$svc ($dump): is it the Service in front of deployment $deployment (--service NAME)? Nothing was changed.' >&2; exit 1; }
 echo '# kubeproxy_sync_* metrics before'
-$get '$metrics/metrics' | grep '^kubeproxy_sync_' || true
-kubectl -n '$ns' scale deployment '$name' --replicas=$((replicas + 1)) >&2
-kubectl -n '$ns' rollout status deployment '$name' --timeout=180s >&2
-i=0; until tail -c +$from '$log' | grep -q '"$marker"'; do i=\$((i + 1)); [ \$i -le 60 ] || { echo 'no "$marker" line in $log within 60 s: is kube-proxy at -v=9?' >&2; exit 1; }; sleep 1; done
+if m=\$($get '$metrics/metrics' 2>&1); then printf '%s\n' "\$m" | grep '^kubeproxy_sync_' || echo '# (no kubeproxy_sync_* metric at $metrics/metrics)'; else echo "# metrics unreachable at $metrics/metrics: \$(printf '%s' "\$m" | head -n 1)"; fi
+: >'$work/scaled'
+s=0; kubectl -n '$ns' scale deployment '$name' --replicas=$((replicas + 1)) >'$work/kubectl' 2>&1 || s=\$?
+echo "# change: scale_to=$((replicas + 1))"
+echo "# change: scale_exit=\$s"; sed 's/^/# kubectl: /' '$work/kubectl'
+if [ \$s != 0 ]; then rm -f '$work/scaled'; echo "kubectl scale deployment $deployment failed (exit \$s), so nothing changed and nothing was kept; kubectl said:" >&2; cat '$work/kubectl' >&2; exit 1; fi
+s=0; kubectl -n '$ns' rollout status deployment '$name' --timeout=180s >'$work/kubectl' 2>&1 || s=\$?
+echo "# change: rollout_exit=\$s"; sed 's/^/# kubectl: /' '$work/kubectl'
+if [ \$s != 0 ]; then echo "kubectl rollout status deployment $deployment failed (exit \$s); kubectl said:" >&2; cat '$work/kubectl' >&2; exit 1; fi
+r=\$(kubectl -n '$ns' get deployment '$name' -o 'jsonpath={.spec.replicas}') || { echo 'kubectl cannot read deployment $deployment after the scale' >&2; exit 1; }
+echo "# change: replicas_after=\$r"
+r=\$(kubectl -n '$ns' get deployment '$name' -o 'jsonpath={.status.readyReplicas}') || { echo 'kubectl cannot read deployment $deployment after the scale' >&2; exit 1; }
+echo "# change: ready_after=\$r"
+i=0; until tail -c +$from '$log' | grep -q '"$marker"' && tail -c +$from '$log' | grep -q -F $svc_names; do
+  ! rotated || { echo "\$rotation" >&2; exit 1; }
+  i=\$((i + 1)); [ \$i -le 60 ] || { echo 'no "$marker" entry writing service $ns/$svc in $log within 60 s after the rollout: is kube-proxy at verbosity 9, and is $ns/$svc the Service in front of deployment $deployment?' >&2; exit 1; }
+  sleep 1
+done
 sleep $settle
+! rotated || { echo "\$rotation" >&2; exit 1; }
 echo '# $log from byte $from: each "$marker" entry, with its payload'
 tail -c +$from '$log' | awk -v marker='"$marker"' '
+  NR == 1 && /^\{"log":/ { print "kube-proxy log is in Docker json-file format, which this kit does not read" > "/dev/stderr"; exit 1 }
   { rec = \$0; l = rec }
   match(rec, /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[^ ]* (stdout|stderr) [A-Z:]+ /) {
     split(substr(rec, 1, RLENGTH), h, " "); l = substr(rec, RLENGTH + 1)
@@ -222,14 +335,18 @@ tail -c +$from '$log' | awk -v marker='"$marker"' '
     for (s in part) if (on || index(part[s], marker)) { print "kube-proxy log ends inside a partial line (CRI P records, no F record) of a " marker " entry: it was still being written; raise KUBE_PROXY_LOG_SETTLE and capture again" > "/dev/stderr"; exit 1 }
     if (on) { print "kube-proxy log ends inside a " marker " entry (no \" >\" line yet): it was still being written; raise KUBE_PROXY_LOG_SETTLE and capture again" > "/dev/stderr"; exit 1 }
   }' || exit 1
+! rotated || { echo "\$rotation" >&2; exit 1; }
 echo '# kubeproxy_sync_* metrics after'
-$get '$metrics/metrics' | grep '^kubeproxy_sync_' || true
-EOF
+if m=\$($get '$metrics/metrics' 2>&1); then printf '%s\n' "\$m" | grep '^kubeproxy_sync_' || echo '# (no kubeproxy_sync_* metric at $metrics/metrics)'; else echo "# metrics unreachable at $metrics/metrics: \$(printf '%s' "\$m" | head -n 1)"; fi
+EOF18
       if [ "$scale_back" = 1 ]; then
         say "exercise 18: scaling deployment $deployment back to $replicas replicas"
-        kubectl -n "$ns" scale deployment "$name" --replicas="$replicas" >&2 || say "exercise 18: scaling back failed; scale $deployment to $replicas yourself"
-      fi
-      on_fail=: ;;
+        if kubectl -n "$ns" scale deployment "$name" --replicas="$replicas" >&2; then rm -f "$work/scaled"
+        else say "exercise 18: scaling back failed; scale $deployment to $replicas yourself"; rm -f "$work/scaled"; fi
+      else
+        rm -f "$work/scaled"
+        say "exercise 18: deployment $deployment is left at $((replicas + 1)) replicas (--no-scale-back)"
+      fi ;;
   esac
 done
 
@@ -246,8 +363,11 @@ n=$(find "$tmp" -name output | wc -l)
 } >"$tmp/capture.env"
 
 (cd "$tmp" && rm -f ./*/stderr && sha256sum capture.env ./*/cell ./*/command ./*/output >SHA256SUMS)
+chmod -R a+rX "$tmp"
 [ ! -e "$out" ] || die "$out appeared while capturing: nothing was kept; give a new --out directory"
 mv "$tmp" "$out" || die "cannot move the capture to $out; nothing was kept"
-trap - EXIT
+tmp=""
+rm -rf ${work:+"$work"}; work=""
+trap - EXIT INT TERM
 say "captured $n cell(s) into $out (kube-proxy $version, mode $mode, kernel $kernel, $captured_at)"
 say "next, on your checkout of the site: npm run evidence -- add $out"

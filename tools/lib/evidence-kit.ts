@@ -95,7 +95,8 @@ export function readCapture(dir: string, problems: Problem[]): Capture | undefin
   needSum('capture.env');
   const env = readEnv(envFile);
   for (const key of ['format', 'captured_at', 'kernel', 'kube_proxy_version', 'version_from', 'mode', 'mode_from'])
-    if (!env.values.get(key)) problems.push({ file: env.file, line: 1, col: 1, field: key, problem: `${key}= is missing or empty; capture again` });
+    if (!env.values.get(key))
+      problems.push({ file: env.file, line: env.lines.get(key) ?? 1, col: 1, field: key, problem: `${key}= is ${env.values.has(key) ? 'empty' : 'missing'}; capture again` });
   if (env.values.get('format') !== undefined && env.values.get('format') !== '1')
     problems.push({ file: env.file, line: env.lines.get('format') ?? 1, col: 1, field: 'format', problem: 'unknown capture format (this kit reads format=1)' });
 

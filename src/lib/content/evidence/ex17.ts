@@ -37,6 +37,16 @@ function nftChains(output: string): Map<string, string[]> {
   return chains;
 }
 
+/** The elements of a verdict map's `{ … }` body: `<number> : goto|jump <chain>`, in order. */
+export function vmapElements(body: string): Array<{ index: number; verdict: string; chain: string }> {
+  const out: Array<{ index: number; verdict: string; chain: string }> = [];
+  for (const el of body.split(',')) {
+    const e = /^\s*(\d+)\s*:\s*(goto|jump)\s+(\S+?)\s*$/.exec(el);
+    if (e) out.push({ index: Number(e[1]), verdict: e[2]!, chain: e[3]!.replace(/^"(.*)"$/, '$1') });
+  }
+  return out;
+}
+
 /** Every chain whose rule draws `numgen random mod N` into a verdict map of endpoint chains. */
 export function readNftTable(output: string): NftService[] {
   const chains = nftChains(output);
@@ -45,14 +55,10 @@ export function readNftTable(output: string): NftService[] {
     const text = body.join(' ');
     const m = /numgen random mod (\d+)\s+vmap\s*\{([^}]*)\}/.exec(text);
     if (!m) continue;
-    const endpoints: NftService['endpoints'] = [];
-    for (const el of m[2]!.split(',')) {
-      const e = /^\s*(\d+)\s*:\s*(goto|jump)\s+(\S+?)\s*$/.exec(el);
-      if (!e) continue;
-      const target = e[3]!.replace(/^"(.*)"$/, '$1');
-      const dnat = chains.get(target)?.map((l) => /\bdnat to (\S+)/.exec(l)?.[1]).find((d) => d !== undefined);
-      endpoints.push({ index: Number(e[1]), verdict: e[2]!, chain: target, ...(dnat && { dnat }) });
-    }
+    const endpoints: NftService['endpoints'] = vmapElements(m[2]!).map((e) => {
+      const dnat = chains.get(e.chain)?.map((l) => /\bdnat to (\S+)/.exec(l)?.[1]).find((d) => d !== undefined);
+      return { ...e, ...(dnat && { dnat }) };
+    });
     const rule = body.find((l) => l.includes('numgen random mod')) ?? m[0];
     services.push({ chain, modulus: Number(m[1]), endpoints, rule });
   }

@@ -11,7 +11,11 @@
 // The log is a container log file (CRI records, ./cri.ts) of klog entries (./klog.ts); the payload
 // is read by its key and counted: its lines, the chains it declares and the rules it writes. A sync
 // that cannot be read whole, or whose payload counts no rule, refuses the reading: it is not a
-// measurement. Pure, no I/O.
+// measurement. Nor is a sync that does not show the change the capture recorded making (./change.ts):
+// the Service's endpoints, as the rules before the scale hold them, must move by the replicas the
+// Deployment was scaled by in the syncs, and the first sync that shows them moved is the one whose
+// cost the cell reports. Pure, no I/O.
+import { readChangeRecord, serviceEndpoints, type ChangeRecord, type ServiceEndpoints } from './change.ts';
 import { logLines } from './cri.ts';
 import { klogEntries } from './klog.ts';
 import { missing, refuse, type ExerciseReader, type ReadResult } from './shared.ts';
@@ -64,6 +68,17 @@ export interface SyncPayload {
   chains: number;
   /** Rules the payload writes (iptables "-A" lines; nftables "add/insert/replace rule" operations). */
   rules: number;
+  /** The changed Service's chains this sync writes, with their endpoints (none: it does not write them). */
+  service?: ServiceEndpoints[];
+}
+
+/** The change, shown: the Service's endpoints before, and after as the sync that moved them wrote them. */
+export interface ShownChange extends ChangeRecord {
+  /** The endpoints the Service gains (negative: loses): replicas after less before. */
+  delta: number;
+  after: ServiceEndpoints[];
+  /** Index (in `syncs`) of the first sync that shows every chain of the Service moved. */
+  sync: number;
 }
 
 /** Every sync payload logged for `backend`, in order, or the first reason one cannot be counted. */
@@ -94,11 +109,53 @@ export function readSyncLog(output: string, backend: string): ReadResult<SyncPay
   return { reading: syncs };
 }
 
-export const ex18: ExerciseReader<{ exercise: 18; words: PayloadWords; syncs: SyncPayload[] }> = {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The syncs, each with the changed Service's chains it writes, and the change they show: every chain
+ * of the Service goes, sync by sync, from its count before the scale to that count plus the
+ * replicas added, and stays there. Refused, at the sync's line, when a sync writes another count,
+ * or when no sync writes the new one.
+ */
+export function showChange(syncs: SyncPayload[], change: ChangeRecord, backend: string): ReadResult<{ syncs: SyncPayload[]; change: ShownChange }> {
+  const delta = change.replicasAfter - change.replicasBefore;
+  const scaled = `the capture recorded deployment ${change.deployment} scaled ${change.replicasBefore} -> ${change.replicasAfter}`;
+  const withService = syncs.map((s) => ({ ...s, service: serviceEndpoints(s.lines.join('\n'), backend, change.service, false) }));
+  let shown = -1;
+  const after: ServiceEndpoints[] = [];
+  for (const chain of change.before) {
+    const want = chain.endpoints.length + delta;
+    let first = -1;
+    for (let i = 0; i < withService.length; i++) {
+      const written = withService[i]!.service.find((c) => c.chain === chain.chain);
+      if (!written) continue;
+      const n = written.endpoints.length;
+      if (first < 0 && n === chain.endpoints.length) continue;
+      if (n !== want)
+        return refuse(`sync ${i + 1} writes ${chain.chain} of service ${change.service} with ${plural(n, 'endpoint')}, but ${scaled}: from the ${chain.endpoints.length} in the rules before the scale it should have ${want}. This sync does not show the change it would measure`, withService[i]!.line);
+      if (first < 0) {
+        first = i;
+        after.push(written);
+      }
+    }
+    if (first < 0) {
+      const wrote = withService.flatMap((s, i) => s.service.filter((c) => c.chain === chain.chain).map((c) => `sync ${i + 1}: ${c.endpoints.length}`));
+      return refuse(`no sync writes ${chain.chain} of service ${change.service} with the ${want} endpoints ${scaled} gives it (${chain.endpoints.length} in the rules before the scale; ${wrote.length > 0 ? `written: ${wrote.join(', ')}` : 'no sync writes that chain'}): the syncs do not show the change, so they cannot measure it`, withService[0]!.line);
+    }
+    shown = Math.max(shown, first);
+  }
+  return { reading: { syncs: withService, change: { ...change, delta, after, sync: shown } } };
+}
+
+export const ex18: ExerciseReader<{ exercise: 18; words: PayloadWords; syncs: SyncPayload[]; change: ShownChange }> = {
   exercise: 18,
   expected: 'the sync payload kube-proxy logs at -v=9 ("Restoring iptables" with rules= for iptables, "Running nftables transaction" with transaction= for nftables)',
   read(output, backend) {
     const r = readSyncLog(output, backend);
-    return r.reading ? { reading: { exercise: 18, words: FORMATS[backend]!.words, syncs: r.reading } } : r;
+    if (!r.reading) return r;
+    const change = readChangeRecord(output, backend);
+    if (!change.reading) return change;
+    const shown = showChange(r.reading, change.reading, backend);
+    return shown.reading ? { reading: { exercise: 18, words: FORMATS[backend]!.words, ...shown.reading } } : shown;
   },
 };

@@ -9,7 +9,8 @@ import type { ExerciseReader } from './shared.ts';
 export { sha256, type ReadResult } from './shared.ts';
 export { iptablesWords, readIptablesNat, type IptablesEndpointRule, type IptablesService } from './ex16.ts';
 export { readNftTable, type NftService } from './ex17.ts';
-export { readSyncLog, SYNC_KEY, SYNC_MARKER, type SyncPayload } from './ex18.ts';
+export { readSyncLog, showChange, SYNC_KEY, SYNC_MARKER, type ShownChange, type SyncPayload } from './ex18.ts';
+export { readChangeRecord, serviceEndpoints, type ChangeRecord, type ServiceEndpoints } from './change.ts';
 
 /** The readers, by exercise number. */
 export const READERS = { 16: ex16, 17: ex17, 18: ex18 } as const;
