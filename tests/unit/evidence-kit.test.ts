@@ -852,4 +852,11 @@ test('on a real kernel: a FIXTURE node -> capture script -> evidence add -> the 
   }
   const home = readFileSync(join(work, 'out/index.html'), 'utf8');
   assert.doesNotMatch(home, /To measure ·/, 'no cell is still to measure');
+  // The measured endpoint-change cells say, in the table, what changed and what it cost.
+  for (const col of ['iptables', 'nftables'] as const) {
+    const { lines, chains, rules } = countPayload(col, payloads[col]!);
+    const cell = /<td id="endpoint-change--(\w+)"[\s\S]*?<\/td>/g;
+    const html = [...home.matchAll(cell)].find((m) => m[1] === col)?.[0] ?? '';
+    assert.match(html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' '), new RegExp(`What changed: Service fixture-ns/fixture-svc went from 3 to 4 endpoints \\(Deployment scaled 3 to 4\\)\\. What it cost: sync \\d+ wrote ${lines} lines: ${chains} chains, ${rules} rules\\.`), `endpoint-change/${col}: the change and its cost in the cell`);
+  }
 });
