@@ -125,7 +125,8 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
 
 /**
  * What the browser drew, per lane (each an <svg> in the figure's box): its box in the window, its
- * scale (rendered px per drawing unit), its stage bands' tops and its step boxes' tops, in page px.
+ * scale (rendered px per drawing unit), its stage bands' tops (drawn in the first lane, <use>d in the
+ * others) and its step boxes' tops, in page px.
  */
 interface DrawnLane { left: number; right: number; top: number; scale: number; bands: number[]; steps: number[]; smallestFont: number }
 const drawn = (page: Page, f: FigureModel) => fig(page, f).locator('.figure-draw').evaluate((box) => ({
@@ -139,7 +140,7 @@ const drawn = (page: Page, f: FigureModel) => fig(page, f).locator('.figure-draw
     const scale = r.width / (svg as SVGSVGElement).viewBox.baseVal.width;
     const tops = (sel: string) => [...svg.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().top + scrollY);
     const fonts = [...svg.querySelectorAll('text, tspan')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
-    return { left: r.left, right: r.right, top: r.top + scrollY, scale, bands: tops('rect.fig-stage'), steps: tops('rect.fig-step'), smallestFont: Math.min(...fonts) };
+    return { left: r.left, right: r.right, top: r.top + scrollY, scale, bands: tops('rect.fig-stage, use'), steps: tops('rect.fig-step'), smallestFont: Math.min(...fonts) };
   }),
   // Anything in the figure that scrolls sideways (a scroll container wider than its box).
   scrollers: [...box.closest('figure')!.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(e).overflowX)).map((e) => e.className),

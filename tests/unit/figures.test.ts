@@ -66,7 +66,7 @@ test('the FIXTURE figure: lanes in content order, each step inside its lane and 
 test('the SVG: real text, classes only, no style="" attribute; our reading dashed and said in words', async () => {
   const [figure] = await figuresOf(fixtureContent());
   const layout = layoutFigure(figure!);
-  const svg = laneSvgs(layout, inlineStyle(figureCss));
+  const svg = laneSvgs(figure!, layout, inlineStyle(figureCss));
   assert.equal((svg.match(/<svg /g) ?? []).length, 2, 'one <svg> per lane');
   assert.equal((svg.match(/<style>/g) ?? []).length, 1, 'the style once, in the first');
   assert.deepEqual(inlineAttributes(svg), [], 'no style="" or on…="" attribute');

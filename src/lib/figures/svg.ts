@@ -24,8 +24,11 @@ function boxText(b: TextBox, cls: string): string {
   return `<text class="${cls}" x="${x}" y="${b.y + TEXT.pad + TEXT.size - 1}">${[...lines, ...prov].join('')}</text>`;
 }
 
+/** The prefix of ids inside a drawing: unique in a page, which shows a figure once. */
+const figureId = (figure: Pick<FigureModel, 'id'>) => `fig-${figure.id}`;
+
 /** One lane, in its own coordinates (0 0 at its top left): its frame and title, its stages' bands, its steps and edges. */
-function laneBody(lane: LaneLayout, layout: Layout): string {
+function laneBody(lane: LaneLayout, layout: Layout, figureId: string, first: boolean): string {
   const W = layout.laneWidth, cx = W / 2;
   const parts: string[] = [`<rect class="fig-lane" x="1" y="1" width="${W - 2}" height="${layout.height - 2}" rx="6"/>`];
   const top = TEXT.pad + TEXT.size;
@@ -33,7 +36,11 @@ function laneBody(lane: LaneLayout, layout: Layout): string {
   lane.title.slice(1).forEach((t, i) =>
     parts.push(`<text class="fig-prov" x="${cx}" y="${top + (i + 1) * TEXT.smallLine}" text-anchor="middle">${esc(t)}</text>`));
   for (const slot of lane.slots) {
-    if (slot.band) parts.push(`<rect class="fig-stage" x="${slot.band.x}" y="${slot.band.y}" width="${slot.band.w}" height="${slot.band.h}" rx="4"/>`, boxText(slot.band, 'fig-stage-label'));
+    // A stage's band is at the same place in every lane: drawn in the first, reused (<use>) in the others.
+    const band = `${figureId}-band-${slot.stage}`;
+    if (slot.band && first)
+      parts.push(`<g id="${band}"><rect class="fig-stage" x="${slot.band.x}" y="${slot.band.y}" width="${slot.band.w}" height="${slot.band.h}" rx="4"/>${boxText(slot.band, 'fig-stage-label')}</g>`);
+    else if (slot.band) parts.push(`<use href="#${band}"/>`);
     if (slot.empty) parts.push(`<rect class="fig-empty" x="${slot.empty.x}" y="${slot.empty.y}" width="${slot.empty.w}" height="${slot.empty.h}" rx="4"/>`);
   }
   for (const e of lane.edges) {
@@ -50,10 +57,10 @@ function laneBody(lane: LaneLayout, layout: Layout): string {
  * by side or one after another (FlowFigure.astro); `head` (the drawing's <style>) goes in the first.
  * In HTML an <svg> needs no xmlns; the standalone file has it.
  */
-export function laneSvgs(layout: Layout, head = ''): string {
+export function laneSvgs(figure: Pick<FigureModel, 'id'>, layout: Layout, head = ''): string {
   const { laneWidth: W, height: H } = layout;
   return layout.lanes.map((lane, i) =>
-    `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig">${i === 0 ? head : ''}${laneBody(lane, layout)}</svg>`).join('');
+    `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig">${i === 0 ? head : ''}${laneBody(lane, layout, figureId(figure), i === 0)}</svg>`).join('');
 }
 
 /** The standalone file: the lanes side by side in one <svg>, with its own <style> and <title>. */
@@ -62,7 +69,7 @@ export function figureFileSvg(figure: FigureModel, layout: Layout, head: string)
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig">`,
     head, `<title>${esc(figure.title)}</title>`,
-    ...layout.lanes.map((lane, i) => `<g transform="translate(${i * (layout.laneWidth + LANE_GAP)} 0)">${laneBody(lane, layout)}</g>`),
+    ...layout.lanes.map((lane, i) => `<g transform="translate(${i * (layout.laneWidth + LANE_GAP)} 0)">${laneBody(lane, layout, figureId(figure), i === 0)}</g>`),
     '</svg>',
   ].join('');
 }
@@ -73,7 +80,8 @@ export const FIGURE_COLOURS: Readonly<Record<string, string>> = {
   '--fig-accent': '--accent', '--fig-lane': '--bg-soft', '--fig-step': '--bg',
 };
 
-const minify = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s*\n\s*/g, '');
+/** Comments, line breaks and the spaces around punctuation left out (no string in these rules holds `{}:;,`). */
+const minify = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s*([{}:;,\n])\s*/g, '$1').replace(/\n/g, '').replace(/;}/g, '}');
 
 /**
  * The <style> of a drawing placed inline in a page: the figure colours are the page's tokens, black
