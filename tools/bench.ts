@@ -1,6 +1,7 @@
-// npm run bench [-- --sizes 60,600 --runs 1 --lighthouse-runs 3 --clean-runs 3]
+// npm run bench [-- --sizes 60,600 --runs 1 --lighthouse-runs 3 --clean-runs 8]
 // Times --clean-runs clean builds of the site (no build cache, no output folder: how CI and a host's
-// deploy build start) against their budget; then builds the site into .bench/ (never dist/), loads
+// deploy build start), each paired with one of a bare Astro project, after one pair not counted,
+// against their budget; then builds the site into .bench/ (never dist/), loads
 // every page cold in Chromium and reports what it
 // downloads, runs Lighthouse on the table page and a row page (mobile and desktop presets, medians
 // of --lighthouse-runs; 0 skips it), checks the budgets, then rebuilds with the table grown to
@@ -20,7 +21,7 @@ import { loadContent } from '../src/lib/content/load.ts';
 import { routes } from '../src/lib/content/routes.ts';
 import {
   sizeOf, addSizes, throughTable, firstRenderGzip, childCpuMs, marginalGzip, TABLE_PAGE_PARTS, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
-  median, lighthouseRows, LIGHTHOUSE_HEADER, BUDGET, GZIP_LEVEL, ZERO, measureFigures, type PageMeasure, type NoJsCheck, type Size, type LighthouseSummary, type BuildPair, FLOOR_PROJECT,
+  median, floorFirst, lighthouseRows, LIGHTHOUSE_HEADER, BUDGET, GZIP_LEVEL, ZERO, measureFigures, type PageMeasure, type NoJsCheck, type Size, type LighthouseSummary, type BuildPair, FLOOR_PROJECT,
 } from './lib/bench.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -37,7 +38,7 @@ const TABLE_PATH = ''; // the comparison table is the home page
 const { values: args } = parseArgs({
   options: {
     sizes: { type: 'string', default: '60,600' }, runs: { type: 'string', default: '1' },
-    'lighthouse-runs': { type: 'string', default: '3' }, 'clean-runs': { type: 'string', default: '3' },
+    'lighthouse-runs': { type: 'string', default: '3' }, 'clean-runs': { type: 'string', default: '8' },
   },
 });
 const sizes = args.sizes.split(',').filter(Boolean).map(Number);
@@ -46,7 +47,7 @@ const lighthouseRuns = Number(args['lighthouse-runs']);
 const cleanRuns = Number(args['clean-runs']);
 if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(runs) || runs < 1 || !Number.isInteger(lighthouseRuns) || lighthouseRuns < 0 ||
   !Number.isInteger(cleanRuns) || cleanRuns < 0)
-  throw new Error('usage: npm run bench -- [--sizes 60,600] [--runs 1] [--lighthouse-runs 3] [--clean-runs 3]');
+  throw new Error('usage: npm run bench -- [--sizes 60,600] [--runs 1] [--lighthouse-runs 3] [--clean-runs 8]');
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -95,8 +96,10 @@ async function build(label: string, contentDir: string): Promise<{ outDir: strin
 
 /**
  * `astro build` of the real content from a clean state: a build cache of its own, emptied first, and
- * no output folder. What it costs is what CI and every host's deploy build pay. Each is run right
- * after a clean build of the floor (FLOOR_PROJECT), whose time it is measured against.
+ * no output folder. What it costs is what CI and every host's deploy build pay. Each is paired with a
+ * clean build of the floor (FLOOR_PROJECT), whose time it is measured against: the floor first in
+ * one pair, the site first in the next (floorFirst), so a machine that drifts over the run weighs on
+ * both alike. A first pair, not counted, warms the file cache and Node's compile cache for both.
  */
 async function cleanBuilds(count: number): Promise<BuildPair[]> {
   const floorDir = join(benchDir, 'floor');
@@ -106,17 +109,19 @@ async function cleanBuilds(count: number): Promise<BuildPair[]> {
     writeFileSync(join(floorDir, file), text);
   }
   const pairs: BuildPair[] = [];
-  for (let i = 1; i <= count; i++) {
+  for (let i = -1; i < count; i++) {
     const cache = join(benchDir, 'cache-clean');
     const outDir = join(benchDir, 'out-clean');
     for (const dir of [cache, outDir, join(floorDir, 'dist'), join(floorDir, '.astro'), join(floorDir, 'node_modules')]) rmSync(dir, { recursive: true, force: true });
     const logFile = join(benchDir, 'build-clean.log');
     writeFileSync(logFile, '');
-    const floor = await timed(bin('astro'), ['build', '--root', floorDir], { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, logFile);
+    const floorBuild = () => timed(bin('astro'), ['build', '--root', floorDir], { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, logFile);
     const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', OUT_DIR: outDir, CACHE_DIR: cache, CONTENT_DIR: realContent, SITE_BASE: base };
-    const site = await timed(bin('astro'), ['build'], env, logFile);
-    pairs.push({ site, floor });
-    log(`clean build ${i}/${count}: ${seconds(site.wall)}, CPU ${seconds(site.cpu)}; floor ${seconds(floor.wall)}, CPU ${seconds(floor.cpu)}` +
+    const siteBuild = () => timed(bin('astro'), ['build'], env, logFile);
+    let site, floor;
+    if (floorFirst(i)) { floor = await floorBuild(); site = await siteBuild(); } else { site = await siteBuild(); floor = await floorBuild(); }
+    if (i >= 0) pairs.push({ site, floor });
+    log(`clean build ${i < 0 ? 'warm-up (not counted)' : `${i + 1}/${count}`}: ${seconds(site.wall)}, CPU ${seconds(site.cpu)}; floor ${seconds(floor.wall)}, CPU ${seconds(floor.cpu)}` +
       ` (load average ${os.loadavg()[0]!.toFixed(1)})`);
   }
   return pairs;
@@ -320,9 +325,11 @@ async function main() {
       '',
       ...(clean ? [
         `Clean build: \`astro build\` with an empty build cache and no output folder, as CI and a host's deploy build start,` +
-          ` ${cleanRuns} time${cleanRuns === 1 ? '' : 's'}, each right after a clean build of a bare Astro + MDX project of one page` +
-          ' (the floor every Astro build pays); the budget is the median of the pairs\' ratios, wall and CPU (user + system of' +
-          ` the processes), so it holds on a faster or slower machine. The 1-minute load average when they started was ${cleanLoad.toFixed(1)}.`,
+          ` ${cleanRuns} time${cleanRuns === 1 ? '' : 's'}, each paired with a clean build of a bare Astro + MDX project of one page` +
+          ' (the floor every Astro build pays), the floor first in one pair and the site first in the next, after one pair not counted;' +
+          ' the budget is the interquartile mean of the pairs\' ratios (the quarter at each end left out, the rest averaged on a log' +
+          ' scale), wall and CPU (user + system of the processes), so it holds on a faster or slower machine and one disturbed pair' +
+          ` does not decide it. The 1-minute load average when they started was ${cleanLoad.toFixed(1)}.`,
         '',
       ] : []),
       formatBudgets(budgets),

@@ -1,6 +1,5 @@
 // Where what the build draws for the project's own content is kept: the link-preview images in
-// preview-images/ (see preview-image.ts) and the figure layouts in figure-layouts/ (figures/graphviz.ts),
-// in the repository; for any other content folder, the build cache. And the upkeep of preview-images/
+// preview-images/ (see preview-image.ts), in the repository; for any other content folder, the build cache. And the upkeep of preview-images/
 // at the end of a build. Light on purpose: astro.config.mjs imports it, and nothing here loads the
 // renderers or the content model.
 import { createHash } from 'node:crypto';

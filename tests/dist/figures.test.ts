@@ -1,7 +1,6 @@
 // The figures in the built HTML (no browser): on every page that shows one - each MDX page that
 // embeds it with <Figure id="…" />, and the page of each row it lists - the figure has its caption,
-// a named scroll region holding the drawing (inline SVG, or on the home page the standalone file as
-// an image), and its text: every step in the figure's order, with the same citation links as its
+// the drawing (inline, one SVG per lane, in a box named as an image) and its text: every step in the figure's order, with the same citation links as its
 // provenance or marked as our reading. Expected figures, pages and steps come from the content.
 // Run after a build, with the build's SITE_BASE (tools/task.sh does).
 import { test } from 'node:test';
@@ -12,7 +11,7 @@ import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
-import { assembleFigure } from '../../src/lib/figures/model.ts';
+import { assembleFigure, drawingName } from '../../src/lib/figures/model.ts';
 import { routes } from '../../src/lib/content/routes.ts';
 import { normaliseBase, joinBase } from '../../src/lib/base.ts';
 import { inlineAttributes } from '../../src/lib/csp.ts';
@@ -42,7 +41,7 @@ test('each figure shows on its pages: the drain timeline on the drain page, the 
 });
 
 for (const { figure, path } of placements) {
-  test(`/${path}: figure "${figure.id}": caption, named scroll region, drawing inline and as a file, steps as text with their citations`, () => {
+  test(`/${path}: figure "${figure.id}": caption, drawing inline (a named image of one SVG per lane) and as a file, steps as text with their citations`, () => {
     const $ = cheerio.load(read(join(path, 'index.html')));
     const fig = $(`figure.flow-figure[data-figure="${figure.id}"]`);
     assert.equal(fig.length, 1, 'shown once');
@@ -50,15 +49,13 @@ for (const { figure, path } of placements) {
     const caption = $(`#${fig.attr('aria-labelledby')}`);
     assert.ok(caption.is('figcaption') && caption.text().includes(figure.title), 'named by its caption, which holds the title');
 
-    const region = fig.children('.figure-scroll');
-    assert.equal(region.attr('role'), 'region');
-    assert.equal(region.attr('tabindex'), '0', 'the scroll region is focusable');
-    assert.match(region.attr('aria-label') ?? '', new RegExp(`^Diagram: ${figure.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-
-    const svg = region.children('svg');
-    assert.equal(svg.length, 1, 'the drawing is inline');
-    assert.equal(svg.attr('role'), 'img');
-    assert.match(svg.attr('aria-label') ?? '', /The same steps follow as text/);
+    // The drawing, inline: one <svg> per lane in a box named as an image, the text following it.
+    const box = fig.children('.figure-box').children('.figure-draw');
+    assert.equal(box.attr('role'), 'img');
+    assert.equal(box.attr('aria-label'), drawingName(figure));
+    const svg = box.children('svg');
+    assert.equal(svg.length, figure.lanes.length, 'one <svg> per lane');
+    assert.equal(svg.find('style').length, 1, 'the drawing\'s style once');
     const markup = $.html(svg);
     assert.deepEqual(inlineAttributes(markup), [], 'no style="" attribute');
     const drawn = squash(svg.find('text').map((_, t) => $(t).text()).get().join(''));
@@ -77,8 +74,8 @@ for (const { figure, path } of placements) {
 
     // The text: every step, in the figure's order, lane by lane; each with its citation links.
     const text = fig.children('.figure-text');
-    const items = text.find('li[data-step]');
-    assert.deepEqual(items.map((_, li) => $(li).attr('data-step')).get(), figure.steps.map((s) => s.id), 'steps in order');
+    const items = text.find('.figure-lanes li[id]');
+    assert.deepEqual(items.map((_, li) => $(li).attr('id')).get(), figure.steps.map((s) => routes.figureStepAnchor(figure.id, s.id)), 'steps in order');
     assert.deepEqual(text.find('.figure-lanes > li').map((_, li) => $(li).attr('data-lane')).get(), figure.lanes.map((l) => l.id), 'lanes in order');
     for (const item of [...figure.stages, ...figure.steps]) {
       const li = text.find(`#${routes.figureStepAnchor(figure.id, item.id)}`);

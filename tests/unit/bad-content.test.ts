@@ -227,29 +227,34 @@ test('figure-valid/: a figure with cited and reading steps is accepted', async (
 });
 
 test('figure: an unknown cited id names file:line, the step, its lane and steps[i].cites[j]', () => assertProblem('figure-unknown-cite', {
-  file: 'figures/fixture-figure.yaml', line: 11, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].cites[1]',
+  file: 'figures/fixture-figure.yaml', line: 10, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].cites[1]',
   problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
 }));
 
 test('figure: malformed (no lanes, both cites and reading, a link in a label), each at its line', async () => {
-  await assertProblem('figure-malformed', { file: 'figures/fixture-figure.yaml', line: 6, field: 'lanes', problem: /at least one lane/ });
+  await assertProblem('figure-malformed', { file: 'figures/fixture-figure.yaml', line: 5, field: 'lanes', problem: /at least one lane/ });
   await assertProblem('figure-malformed', {
-    file: 'figures/fixture-figure.yaml', line: 11, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].cites',
+    file: 'figures/fixture-figure.yaml', line: 10, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].cites',
     problem: /exactly one of cites .* or reading: true/,
   });
   await assertProblem('figure-malformed', {
-    file: 'figures/fixture-figure.yaml', line: 15, row: 'fixture-second', column: 'fixture-ran', field: 'steps[1].label',
+    file: 'figures/fixture-figure.yaml', line: 14, row: 'fixture-second', column: 'fixture-ran', field: 'steps[1].label',
     problem: /text and `code` only/,
   });
 });
 
 test('figure: names that do not exist (lane backend, row, step lane, edge end), each at its line', async () => {
   const file = 'figures/fixture-figure.yaml';
-  await assertProblem('figure-unknown-names', { file, line: 9, column: 'fixture-no-such-backend', field: 'lanes[1].backend', problem: /unknown backend "fixture-no-such-backend"/ });
-  await assertProblem('figure-unknown-names', { file, line: 6, field: 'rows[0]', problem: /unknown row "fixture-no-such-axis"/ });
-  await assertProblem('figure-unknown-names', { file, line: 12, row: 'fixture-first', column: 'fixture-no-such-lane', field: 'steps[0].lane', problem: /no lane "fixture-no-such-lane"/ });
-  await assertProblem('figure-unknown-names', { file, line: 16, row: 'fixture-first -> fixture-no-such-step', field: 'edges[0].to', problem: /no step "fixture-no-such-step"/ });
+  await assertProblem('figure-unknown-names', { file, line: 8, column: 'fixture-no-such-backend', field: 'lanes[1].backend', problem: /unknown backend "fixture-no-such-backend"/ });
+  await assertProblem('figure-unknown-names', { file, line: 5, field: 'rows[0]', problem: /unknown row "fixture-no-such-axis"/ });
+  await assertProblem('figure-unknown-names', { file, line: 11, row: 'fixture-first', column: 'fixture-no-such-lane', field: 'steps[0].lane', problem: /no lane "fixture-no-such-lane"/ });
+  await assertProblem('figure-unknown-names', { file, line: 15, row: 'fixture-first -> fixture-no-such-step', field: 'edges[0].to', problem: /no step "fixture-no-such-step"/ });
 });
+
+test('figure: an edge from one lane to another names the edge, its lane and edges[i].to', () => assertProblem('figure-edge-across-lanes', {
+  file: 'figures/fixture-figure.yaml', line: 22, row: 'fixture-first -> fixture-other', column: 'fixture-ran', field: 'edges[0].to',
+  problem: /from lane "fixture-ran" to lane "fixture-read": an edge joins two steps of one lane/,
+}));
 
 // One real build with three mistakes (each case changes its own file): a data mistake in a YAML
 // file, a cross-file mistake in an MDX page, and a figure citing an unknown excerpt. All are
@@ -263,7 +268,7 @@ test('astro build: data and MDX mistakes fail before any page renders, each at f
     output,
   );
   assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
-  assert.match(output, /figures\/fixture-figure\.yaml:11:\d+: row "fixture-first", column "fixture-ran", field "steps\[0\]\.cites\[1\]": unknown excerpt id/, output);
+  assert.match(output, /figures\/fixture-figure\.yaml:10:\d+: row "fixture-first", column "fixture-ran", field "steps\[0\]\.cites\[1\]": unknown excerpt id/, output);
   const plain = output.replace(/\x1B\[[0-9;]*m/g, ''); // Astro colours its error output when it may
   assert.match(plain, /\[ContentError\] \S+:\d+:\d+: /, 'Astro prints it as an AstroError whose first line is file:line:column');
   assert.match(plain, /Hint:\s+Fix each problem/, 'with its hint');

@@ -58,7 +58,9 @@ function extendedContent(name: string, leaveOut?: { row: string; column: string 
   const figureFile = join(dir, 'figures', `${FIGURE}.yaml`);
   const figure = parseDocument(readFileSync(figureFile, 'utf8'));
   figure.addIn(['lanes'], figure.createNode({ backend: NEW_COLUMN }));
-  figure.addIn(['steps'], figure.createNode({ ...figureFixture.step, lane: NEW_COLUMN, cites: [cite] }));
+  // At the figure's first stage, when it has stages (then every step names one).
+  const stage = (figure.toJS() as { stages?: { id: string }[] }).stages?.[0]?.id;
+  figure.addIn(['steps'], figure.createNode({ ...figureFixture.step, lane: NEW_COLUMN, ...(stage && { stage }), cites: [cite] }));
   writeFileSync(figureFile, figure.toString());
   return dir;
 }
@@ -98,7 +100,7 @@ test('a new column and a new row are content only: they show everywhere the tabl
   const figureOn = (p: ReturnType<typeof page>) => p(`figure[data-figure="${FIGURE}"]`);
   const lanes = figureOn(home).find('.figure-lanes > li').map((_, li) => home(li).attr('data-lane')).get();
   assert.equal(lanes.at(-1), NEW_COLUMN, `the new lane comes last in the figure's text: ${lanes.join(', ')}`);
-  assert.equal(figureOn(home).find(`li[data-lane="${NEW_COLUMN}"] li[data-step="${figureFixture.step.id}"]`).text().replace(/\s+/g, ' ').includes(label), true, 'its step, in the text');
+  assert.equal(figureOn(home).find(`li[data-lane="${NEW_COLUMN}"] li#${routes.figureStepAnchor(FIGURE, figureFixture.step.id)}`).text().replace(/\s+/g, ' ').includes(label), true, 'its step, in the text');
   const file = readFileSync(join(out, decodeURI(String(figureOn(home).find('.figure-file a').attr('href'))).replace(/^\//, '')), 'utf8');
   // Drawn text wraps over several <text> lines: compare without the spaces.
   const squash = (s: string) => s.replace(/\s+/g, '');

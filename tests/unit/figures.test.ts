@@ -1,7 +1,8 @@
-// The figures' drawing, without Astro: the text measure and wrap, the layout Graphviz returns (lanes
-// in content order, each step inside its lane, a timeline's stages left to right), and the SVG
-// (real text, classes and no style="" attribute, our reading drawn and said as such), on the
-// FIXTURE figure of tests/fixtures/bad-content/figure-valid/ and on the site's own figures.
+// The figures' drawing, without Astro: the text measure and wrap, the grid layout (lanes in content
+// order, all of one height, each step inside its lane, a stage's steps in the same row of every
+// lane, an empty slot where a lane has none), and the SVG (real text, classes and no style=""
+// attribute, our reading drawn and said as such), on the FIXTURE figure of
+// tests/fixtures/bad-content/figure-valid/ and on the site's own figures.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,9 +11,9 @@ import { join } from 'node:path';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
 import { assembleFigure, type FigureModel } from '../../src/lib/figures/model.ts';
-import { layoutFigure, provenanceLine, type Layout } from '../../src/lib/figures/layout.ts';
-import { figureSvg, inlineStyle, standaloneStyle } from '../../src/lib/figures/svg.ts';
-import { textWidth, wrap, runsOf } from '../../src/lib/figures/text.ts';
+import { layoutFigure, provenanceLine, TEXT, type Layout } from '../../src/lib/figures/layout.ts';
+import { laneSvgs, figureFileSvg, inlineStyle, standaloneStyle } from '../../src/lib/figures/svg.ts';
+import { textWidth, wrap, runsOf, CODE_SCALE } from '../../src/lib/figures/text.ts';
 import { inlineAttributes } from '../../src/lib/csp.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'figures-'));
@@ -30,8 +31,10 @@ function fixtureContent(): string {
   cpSync('tests/fixtures/bad-content/figure-valid', dir, { recursive: true });
   return dir;
 }
-const inside = (b: { x: number; y: number; w: number; h: number }, lane: { x: number; y: number; w: number; h: number }) =>
-  b.x >= lane.x && b.y >= lane.y && b.x + b.w <= lane.x + lane.w && b.y + b.h <= lane.y + lane.h;
+type Rect = { x: number; y: number; w: number; h: number };
+/** A box inside a lane of the layout's width and height (lanes are drawn in their own coordinates). */
+const inLane = (b: Rect, layout: Layout) => b.x >= 0 && b.y >= 0 && b.x + b.w <= layout.laneWidth && b.y + b.h <= layout.height;
+const overlap = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 test('text: DejaVu Sans widths, code in monospace, wrapped at spaces and never inside a code span', () => {
   assert.equal(textWidth('iii', 10), 0.278 * 3 * 10);
@@ -39,40 +42,53 @@ test('text: DejaVu Sans widths, code in monospace, wrapped at spaces and never i
   assert.deepEqual(runsOf('a `b c` d'), [{ text: 'a ', code: false }, { text: 'b c', code: true }, { text: ' d', code: false }]);
   const lines = wrap('the `KUBE-SVC-XYZ` chain picks one endpoint at random', 120, 13);
   assert.ok(lines.length > 1, 'wrapped');
-  for (const line of lines) assert.ok(line.reduce((w, r) => w + textWidth(r.text, 13 * (r.code ? 0.92 : 1), r.code), 0) <= 120 || line.length === 1, JSON.stringify(line));
+  for (const line of lines) assert.ok(line.reduce((w, r) => w + textWidth(r.text, 13 * (r.code ? CODE_SCALE : 1), r.code), 0) <= 120 || line.length === 1, JSON.stringify(line));
   assert.ok(lines.flat().some((r) => r.code && r.text === 'KUBE-SVC-XYZ'), 'the code span stays whole');
   assert.equal(lines.map((l) => l.map((r) => r.text).join('')).join(' '), 'the KUBE-SVC-XYZ chain picks one endpoint at random');
 });
 
-test('the FIXTURE figure: lanes in content order, each step inside its lane and in order down it', async () => {
-  const [figure] = await figuresOf(fixtureContent());
-  const layout = await layoutFigure(figure!);
-  assert.deepEqual(layout.lanes.map((l) => l.id), ['fixture-ran', 'fixture-read']);
-  assert.ok(layout.lanes[0]!.x + layout.lanes[0]!.w <= layout.lanes[1]!.x, 'lanes side by side, left to right');
-  assert.deepEqual(layout.lanes[1]!.title, ['FIXTURE read', 'read, not run'], 'a column that was not run says so');
-  for (const step of layout.steps) {
-    const lane = layout.lanes.find((l) => l.id === figure!.steps.find((s) => s.id === step.id)!.lane)!;
-    assert.ok(inside(step, lane), `${step.id} inside lane ${lane.id}`);
-    assert.ok(step.x >= 0 && step.y >= 0 && step.x + step.w <= layout.width && step.y + step.h <= layout.height, `${step.id} inside the drawing`);
-  }
-  const [first, second] = ['fixture-first', 'fixture-second'].map((id) => layout.steps.find((s) => s.id === id)!);
-  assert.ok(first!.y + first!.h < second!.y, 'an edge runs down the lane');
-  assert.equal(layout.edges.length, 1, 'one visible edge (the invisible ordering edges are not drawn)');
-  assert.equal(layout.edges[0]!.label?.text, 'jump');
+test('the FIXTURE figure: lanes in content order, each step inside its lane and in order down it', () => {
+  return figuresOf(fixtureContent()).then(([figure]) => {
+    const layout = layoutFigure(figure!);
+    assert.deepEqual(layout.lanes.map((l) => l.id), ['fixture-ran', 'fixture-read']);
+    assert.equal(layout.width, 2 * layout.laneWidth + 10, 'side by side, the lanes and the gap between them');
+    assert.deepEqual(layout.lanes[1]!.title, ['FIXTURE read', 'read, not run'], 'a column that was not run says so');
+    for (const lane of layout.lanes) for (const step of lane.steps) assert.ok(inLane(step, layout), `${step.id} inside lane ${lane.id}`);
+    const [first, second] = ['fixture-first', 'fixture-second'].map((id) => layout.lanes[0]!.steps.find((s) => s.id === id)!);
+    assert.ok(first!.y + first!.h < second!.y, 'an edge runs down the lane');
+    assert.equal(layout.lanes[0]!.edges.length, 1, 'one edge');
+    assert.equal(layout.lanes[0]!.edges[0]!.label?.text, 'jump');
+    assert.equal(layout.lanes[0]!.slots.length, 1, 'no stages: one slot, with no band');
+    assert.equal(layout.lanes[0]!.slots[0]!.band, undefined);
+  });
 });
 
 test('the SVG: real text, classes only, no style="" attribute; our reading dashed and said in words', async () => {
   const [figure] = await figuresOf(fixtureContent());
-  const svg = figureSvg(figure!, await layoutFigure(figure!), { head: inlineStyle(figureCss), attributes: 'role="img" aria-label="x"' });
+  const layout = layoutFigure(figure!);
+  const svg = laneSvgs(figure!, layout, inlineStyle(figureCss));
+  assert.equal((svg.match(/<svg /g) ?? []).length, 2, 'one <svg> per lane');
+  assert.equal((svg.match(/<style>/g) ?? []).length, 1, 'the style once, in the first');
   assert.deepEqual(inlineAttributes(svg), [], 'no style="" or on…="" attribute');
   assert.doesNotMatch(svg, /\s(fill|stroke|font-family)="/, 'no presentation colours or fonts: CSS gives them');
-  assert.doesNotMatch(svg, /<title>/, 'inline: named by its aria-label, so the page keeps one <title>');
-  assert.match(figureSvg(figure!, await layoutFigure(figure!), { title: true }), /<title>FIXTURE figure<\/title>/, 'the standalone file has its title');
-  assert.match(svg, /<text class="fig-label"[^>]*>FIXTURE first step with <tspan class="fig-code">code<\/tspan><\/text>/);
+  assert.doesNotMatch(svg, /<title>/, 'inline: named by its box\'s aria-label, so the page keeps one <title>');
+  const file = figureFileSvg(figure!, layout, '');
+  assert.match(file, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) \d+"/, 'the standalone file: an SVG document');
+  assert.equal(Number(/viewBox="0 0 (\d+)/.exec(file)![1]), layout.width, 'its lanes side by side');
+  assert.match(file, /<title>FIXTURE figure<\/title>/, 'the standalone file has its title');
+  assert.match(svg, /<text class="fig-label"[^>]*>FIXTURE first step with <tspan class="fig-code">code<\/tspan>/);
   assert.equal((svg.match(/class="fig-step fig-step--reading"/g) ?? []).length, 2, 'two steps are our reading');
   assert.equal((svg.match(/>◇ our reading</g) ?? []).length, 2, 'and say so in words');
   assert.match(svg, />§ FIXTURE source</, 'a cited step names its source');
   assert.equal(provenanceLine(figure!.steps[0]!), '§ FIXTURE source');
+  assert.match(inlineStyle(figureCss, { anchor: 'figure-x', width: 500 }), /@container \(min-width:500px\)\{#figure-x \.figure-draw\{flex-direction:row\}\}/,
+    'from the lanes\' width on, the page places them side by side');
+});
+
+test('no text in a drawing is under 12 px', () => {
+  assert.ok(TEXT.small >= 12 && TEXT.size >= 12);
+  for (const m of figureCss.matchAll(/font-size:\s*([\d.]+)(px|em)/g)) assert.ok(m[2] === 'px' ? Number(m[1]) >= 12 : Number(m[1]) * TEXT.size >= 12, m[0]);
+  assert.ok(TEXT.size * CODE_SCALE >= 12, 'code');
 });
 
 test('colours: the inline drawing takes the page tokens; the standalone file reads tokens.css, light then dark', () => {
@@ -85,21 +101,29 @@ test('colours: the inline drawing takes the page tokens; the standalone file rea
   assert.throws(() => standaloneStyle(':root{}', figureCss), /tokens\.css has no light-dark\(\) value for --text/);
 });
 
-test('the site\'s figures: every step laid out inside its lane; a timeline\'s stages left to right, lanes top to bottom', async () => {
+test('the site\'s figures: lanes in content order, every step inside its lane, a stage\'s steps in one row of every lane, an empty slot where a lane has none', async () => {
   for (const figure of await figuresOf('content')) {
-    const layout: Layout = await layoutFigure(figure);
+    const layout: Layout = layoutFigure(figure);
     assert.deepEqual(layout.lanes.map((l) => l.id), figure.lanes.map((l) => l.id), `${figure.id}: lanes in content order`);
-    for (const step of figure.steps) {
-      const box = layout.steps.find((s) => s.id === step.id)!;
-      assert.ok(inside(box, layout.lanes.find((l) => l.id === step.lane)!), `${figure.id}: ${step.id} inside its lane`);
+    assert.ok(figure.stages.length > 0, `${figure.id}: has stages`);
+    for (const lane of layout.lanes) {
+      assert.deepEqual(lane.slots.map((s) => s.stage), figure.stages.map((s) => s.id), `${figure.id}/${lane.id}: one slot per stage, in order`);
+      const boxes = [...lane.steps, ...lane.slots.flatMap((s) => [s.band, s.empty].filter((b) => b !== undefined))];
+      for (const b of boxes) assert.ok(inLane(b, layout), `${figure.id}/${lane.id}: a box inside the lane`);
+      boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => assert.ok(!overlap(a, b), `${figure.id}/${lane.id}: boxes do not overlap`)));
+      lane.slots.forEach((slot, i) => {
+        const steps = lane.steps.filter((s) => s.stage === slot.stage);
+        for (const s of steps) assert.ok(s.y >= slot.y && s.y + s.h <= slot.y + slot.h, `${figure.id}: ${s.id} inside its stage's row`);
+        assert.equal(slot.empty !== undefined, steps.length === 0, `${figure.id}/${lane.id}: an empty slot exactly where the lane has no step at ${slot.stage}`);
+        if (i > 0) assert.ok(slot.y >= lane.slots[i - 1]!.y + lane.slots[i - 1]!.h, 'rows in stage order, down the lane');
+      });
     }
-    const along = (a: { x: number; y: number }, b: { x: number; y: number }) => (figure.flow === 'down' ? a.x < b.x : a.y < b.y);
-    layout.lanes.slice(1).forEach((lane, i) => assert.ok(along(layout.lanes[i]!, lane), `${figure.id}: lane ${lane.id} after ${layout.lanes[i]!.id}`));
-    layout.stages.slice(1).forEach((stage, i) => assert.ok(layout.stages[i]!.x < stage.x, `${figure.id}: stage ${stage.id} right of the one before`));
-    for (const step of figure.steps.filter((s) => s.stage)) {
-      const box = layout.steps.find((s) => s.id === step.id)!;
-      const stage = layout.stages.find((s) => s.id === step.stage)!;
-      assert.ok(box.x < stage.x + stage.w && stage.x < box.x + box.w, `${figure.id}: ${step.id} under its stage ${stage.id}`);
+    // The rows line up: each stage's slot at the same place and height in every lane.
+    const [first, ...rest] = layout.lanes;
+    for (const lane of rest) assert.deepEqual(lane.slots.map((s) => [s.y, s.h]), first!.slots.map((s) => [s.y, s.h]), `${figure.id}: ${lane.id}'s rows as ${first!.id}'s`);
+    for (const step of figure.steps) {
+      const lane = layout.lanes.find((l) => l.id === step.lane)!;
+      assert.ok(lane.steps.some((s) => s.id === step.id), `${figure.id}: ${step.id} drawn in its lane`);
     }
   }
 });

@@ -355,11 +355,16 @@ export const figureStepsNameTheirLaneAndStage: Check = (data, problems) => {
 export const figureEdgesJoinSteps: Check = (data, problems) => {
   for (const f of data.figures) {
     const steps = new Set(f.steps.map((s) => s.id));
+    const lanes = new Map(f.steps.map((s) => [s.id, s.lane]));
     f.edges.forEach((edge, i) => {
       for (const end of ['from', 'to'] as const)
         if (!steps.has(edge[end]))
           problems.add({ ...inFigure(f, 'edges', i, end), row: `${edge.from} -> ${edge.to}`, field: `edges[${i}].${end}` },
             `no step "${edge[end]}" in this figure: an edge joins two step ids of this file`);
+      const from = lanes.get(edge.from), to = lanes.get(edge.to);
+      if (from !== undefined && to !== undefined && from !== to)
+        problems.add({ ...inFigure(f, 'edges', i, 'to'), row: `${edge.from} -> ${edge.to}`, column: from, field: `edges[${i}].to` },
+          `the edge goes from lane "${from}" to lane "${to}": an edge joins two steps of one lane (the lanes are drawn apart)`);
     });
   }
 };

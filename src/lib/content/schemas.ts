@@ -198,7 +198,7 @@ export const figureStepSchema = z
     id: kebabId,
     /** The lane's backend id. */
     lane: kebabId,
-    /** The stage it belongs to, when the figure has stages (a timeline). */
+    /** The stage it belongs to, when the figure has stages: its row in every lane. */
     stage: kebabId.optional(),
     label: figureLabel,
     ...provenance,
@@ -216,8 +216,6 @@ export const figureSchema = z.strictObject({
   title: z.string().min(1),
   /** Says what the figure shows (inline Markdown); the steps carry the claims. */
   caption: z.string().min(1),
-  /** down: lanes side by side, steps top to bottom; right: lanes stacked, stages left to right. */
-  flow: z.enum(['down', 'right']),
   /** The table rows (axis ids) whose pages show this figure. */
   rows: z.array(kebabId).default([]),
   stages: z.array(figureStageSchema).min(1, 'list the stages, or leave stages out').optional(),

@@ -1,7 +1,8 @@
 // The figures as the site shows them: each one joined (model.ts), laid out (layout.ts) and drawn
-// (svg.ts) once per build, in two forms: the drawing to place inline in a page, whose colours come
-// from the page's CSS, and a standalone SVG file with its own colours, served at a path that
-// carries a hash of its bytes (so it can be cached for good). The route data (src/lib/route/data.ts)
+// (svg.ts) once per build, in two forms: the drawing to place inline in a page (one SVG per lane,
+// placed by the page's CSS), whose colours come from the page's CSS, and a standalone SVG file
+// (the lanes side by side) with its own colours, served at a path that carries a hash of its bytes
+// (so it can be cached for good). The route data (src/lib/route/data.ts)
 // places them; components only read that.
 import { createHash } from 'node:crypto';
 import { getCollection } from 'astro:content';
@@ -9,37 +10,34 @@ import { getTable } from '../content/index.ts';
 import { routes } from '../content/routes.ts';
 import { assembleFigure, type FigureModel } from './model.ts';
 import { layoutFigure } from './layout.ts';
-import { siteGraphviz } from './graphviz.ts';
-import { figureSvg, inlineStyle, standaloneStyle } from './svg.ts';
+import { laneSvgs, figureFileSvg, inlineStyle, standaloneStyle } from './svg.ts';
 import tokensCss from '../../styles/tokens.css?raw';
 import figureCss from './figure-svg.css?raw';
 
 export interface FigureView extends FigureModel {
-  /** The drawing for a page: its colours are the page's tokens (svg.ts inlineStyle). */
+  /** The drawing for a page, one <svg> per lane: its colours are the page's tokens (svg.ts inlineStyle). */
   svg: string;
   /** The standalone file: its bytes and its site-relative path. */
   file: { svg: string; path: string };
+  /** The lanes side by side (and the standalone file): the width they need, and the height. */
   width: number;
   height: number;
 }
 
-/** The accessible name of the drawing: the steps follow it as text. */
-export const drawingName = (f: Pick<FigureModel, 'title'>): string => `Diagram: ${f.title}. The same steps follow as text.`;
+export { drawingName } from './model.ts';
 
 async function build(): Promise<FigureView[]> {
   const table = await getTable();
   const entries = (await getCollection('figures')).map((e) => e.data).sort((a, b) => a.id.localeCompare(b.id));
   const style = standaloneStyle(tokensCss, figureCss);
-  const pageStyle = inlineStyle(figureCss);
-  const graphviz = siteGraphviz();
-  return Promise.all(entries.map(async (entry) => {
+  return entries.map((entry) => {
     const model = assembleFigure(entry, table.backends, table.excerpts);
-    const layout = await layoutFigure(model, graphviz);
-    const svg = figureSvg(model, layout, { head: pageStyle, attributes: `role="img" aria-label="${drawingName(model).replace(/"/g, '&quot;')}"` });
-    const file = figureSvg(model, layout, { head: style, title: true });
+    const layout = layoutFigure(model);
+    const svg = laneSvgs(model, layout, inlineStyle(figureCss, { anchor: routes.figureAnchor(model.id), width: layout.width }));
+    const file = figureFileSvg(model, layout, style);
     const hash = createHash('sha256').update(file).digest('hex').slice(0, 10);
     return { ...model, svg, file: { svg: file, path: routes.figureFile(model.id, hash) }, width: layout.width, height: layout.height };
-  }));
+  });
 }
 
 let cached: Promise<FigureView[]> | undefined;

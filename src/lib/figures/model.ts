@@ -23,7 +23,6 @@ export interface FigureModel {
   id: string;
   title: string;
   captionHtml: string;
-  flow: 'down' | 'right';
   /** Row (axis) ids whose pages show the figure. */
   rows: string[];
   stages: FigureStage[];
@@ -32,6 +31,9 @@ export interface FigureModel {
   steps: FigureStep[];
   edges: FigureEdge[];
 }
+
+/** The accessible name of the drawing: the steps follow it as text. */
+export const drawingName = (f: Pick<FigureModel, 'title'>): string => `Diagram: ${f.title}. The same steps follow as text.`;
 
 /** The join, on content the checks accepted (every lane, stage, step and cite exists). */
 export function assembleFigure(f: FigureEntry, backends: BackendEntry[], excerpts: Map<string, ExcerptRef>): FigureModel {
@@ -48,7 +50,7 @@ export function assembleFigure(f: FigureEntry, backends: BackendEntry[], excerpt
     .sort((a, b) => laneOrder.get(a.s.lane)! - laneOrder.get(b.s.lane)! || (stageOrder.get(a.s.stage ?? '') ?? 0) - (stageOrder.get(b.s.stage ?? '') ?? 0) || a.i - b.i)
     .map(({ s }): FigureStep => ({ ...item(s), lane: s.lane, ...(s.stage !== undefined && { stage: s.stage }) }));
   return {
-    id: f.id, title: f.title, captionHtml: f.html.caption, flow: f.flow, rows: f.rows,
+    id: f.id, title: f.title, captionHtml: f.html.caption, rows: f.rows,
     stages: (f.stages ?? []).map(item), lanes, steps, edges: f.edges,
   };
 }

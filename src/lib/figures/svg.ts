@@ -3,7 +3,7 @@
 // gives it light, dark and print colours. A step drawn as our reading has a dashed border and says
 // so in words; a cited one names its sources.
 import type { FigureModel } from './model.ts';
-import { TEXT, type Layout, type TextBox } from './layout.ts';
+import { TEXT, LANE_GAP, type Layout, type LaneLayout, type TextBox } from './layout.ts';
 import type { Line } from './text.ts';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -12,62 +12,66 @@ function tspans(line: Line): string {
   return line.map((r) => (r.code ? `<tspan class="fig-code">${esc(r.text)}</tspan>` : esc(r.text))).join('');
 }
 
-/** A box's text: its label lines, then its provenance line(s) in small type. */
+/**
+ * A box's text: its label lines, then its provenance line(s) in small type, as one <text> whose
+ * lines are <tspan>s stepping down by a line height (dy): the same few attributes on every line.
+ */
 function boxText(b: TextBox, cls: string): string {
   const x = b.x + TEXT.pad;
-  let y = b.y + TEXT.pad + TEXT.size - 1;
-  const out: string[] = [];
-  for (const line of b.lines) {
-    out.push(`<text class="${cls}" x="${x}" y="${y}">${tspans(line)}</text>`);
-    y += TEXT.line;
-  }
-  y += TEXT.smallLine - TEXT.line + 2;
-  for (const p of b.prov) {
-    out.push(`<text class="fig-prov" x="${x}" y="${y}">${esc(p)}</text>`);
-    y += TEXT.smallLine;
-  }
-  return out.join('');
+  const lines = b.lines.map((line, i) => (i === 0 ? tspans(line) : `<tspan x="${x}" dy="${TEXT.line}">${tspans(line)}</tspan>`));
+  // The first provenance line sits a small line below the last label line's baseline, plus 2 px.
+  const prov = b.prov.map((p, i) => `<tspan class="fig-prov" x="${x}" dy="${i === 0 ? TEXT.smallLine + 2 : TEXT.smallLine}">${esc(p)}</tspan>`);
+  return `<text class="${cls}" x="${x}" y="${b.y + TEXT.pad + TEXT.size - 1}">${[...lines, ...prov].join('')}</text>`;
 }
 
-export interface SvgOptions {
-  /** Extra markup right after the opening tag (the standalone file's <style>). */
-  head?: string;
-  /** Attributes of the <svg> element beyond the geometry. */
-  attributes?: string;
-  /**
-   * A <title> with the figure's title: for the standalone file. Inline, the drawing is named by its
-   * aria-label instead, and the page keeps one <title> element, its own.
-   */
-  title?: boolean;
-}
+/** The prefix of ids inside a drawing: unique in a page, which shows a figure once. */
+const figureId = (figure: Pick<FigureModel, 'id'>) => `fig-${figure.id}`;
 
-export function figureSvg(figure: FigureModel, layout: Layout, options: SvgOptions = {}): string {
-  const { width: W, height: H } = layout;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig fig--${figure.flow}"${options.attributes ? ` ${options.attributes}` : ''}>`,
-    options.head ?? '',
-    options.title ? `<title>${esc(figure.title)}</title>` : '',
-  ];
-  for (const lane of layout.lanes) {
-    parts.push(`<rect class="fig-lane" x="${lane.x}" y="${lane.y}" width="${lane.w}" height="${lane.h}" rx="6"/>`);
-    const cx = figure.flow === 'down' ? lane.x + lane.w / 2 : lane.header.x + TEXT.pad;
-    const anchor = figure.flow === 'down' ? ' text-anchor="middle"' : '';
-    parts.push(`<text class="fig-lane-title" x="${cx}" y="${lane.header.y + TEXT.size + 2}"${anchor}>${esc(lane.title[0]!)}</text>`);
-    lane.title.slice(1).forEach((t, i) =>
-      parts.push(`<text class="fig-prov" x="${cx}" y="${lane.header.y + TEXT.size + 2 + (i + 1) * TEXT.smallLine}"${anchor}>${esc(t)}</text>`));
+/** One lane, in its own coordinates (0 0 at its top left): its frame and title, its stages' bands, its steps and edges. */
+function laneBody(lane: LaneLayout, layout: Layout, figureId: string, first: boolean): string {
+  const W = layout.laneWidth, cx = W / 2;
+  const parts: string[] = [`<rect class="fig-lane" x="1" y="1" width="${W - 2}" height="${layout.height - 2}" rx="6"/>`];
+  const top = TEXT.pad + TEXT.size;
+  parts.push(`<text class="fig-lane-title" x="${cx}" y="${top}" text-anchor="middle">${esc(lane.title[0]!)}</text>`);
+  lane.title.slice(1).forEach((t, i) =>
+    parts.push(`<text class="fig-prov" x="${cx}" y="${top + (i + 1) * TEXT.smallLine}" text-anchor="middle">${esc(t)}</text>`));
+  for (const slot of lane.slots) {
+    // A stage's band is at the same place in every lane: drawn in the first, reused (<use>) in the others.
+    const band = `${figureId}-band-${slot.stage}`;
+    if (slot.band && first)
+      parts.push(`<g id="${band}"><rect class="fig-stage" x="${slot.band.x}" y="${slot.band.y}" width="${slot.band.w}" height="${slot.band.h}" rx="4"/>${boxText(slot.band, 'fig-stage-label')}</g>`);
+    else if (slot.band) parts.push(`<use href="#${band}"/>`);
+    if (slot.empty) parts.push(`<rect class="fig-empty" x="${slot.empty.x}" y="${slot.empty.y}" width="${slot.empty.w}" height="${slot.empty.h}" rx="4"/>`);
   }
-  for (const s of layout.stages) {
-    parts.push(`<rect class="fig-stage" x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}" rx="4"/>`, boxText(s, 'fig-stage-label'));
-  }
-  for (const e of layout.edges) {
+  for (const e of lane.edges) {
     parts.push(`<path class="fig-edge" d="${e.path}"/>`, `<polygon class="fig-arrow" points="${e.arrow}"/>`);
-    if (e.label) parts.push(`<text class="fig-edge-label" x="${e.label.x}" y="${e.label.y + 4}" text-anchor="middle">${esc(e.label.text)}</text>`);
+    if (e.label) parts.push(`<text class="fig-edge-label" x="${e.label.x}" y="${e.label.y}"${e.label.anchor === 'end' ? ' text-anchor="end"' : ''}>${esc(e.label.text)}</text>`);
   }
-  for (const s of layout.steps) {
+  for (const s of lane.steps)
     parts.push(`<rect class="fig-step${s.reading ? ' fig-step--reading' : ''}" x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}" rx="4"/>`, boxText(s, 'fig-label'));
-  }
-  parts.push('</svg>');
   return parts.join('');
+}
+
+/**
+ * The drawing for a page: one <svg> per lane, each the same height, for the page's CSS to place side
+ * by side or one after another (FlowFigure.astro); `head` (the drawing's <style>) goes in the first.
+ * In HTML an <svg> needs no xmlns; the standalone file has it.
+ */
+export function laneSvgs(figure: Pick<FigureModel, 'id'>, layout: Layout, head = ''): string {
+  const { laneWidth: W, height: H } = layout;
+  return layout.lanes.map((lane, i) =>
+    `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig">${i === 0 ? head : ''}${laneBody(lane, layout, figureId(figure), i === 0)}</svg>`).join('');
+}
+
+/** The standalone file: the lanes side by side in one <svg>, with its own <style> and <title>. */
+export function figureFileSvg(figure: FigureModel, layout: Layout, head: string): string {
+  const { width: W, height: H } = layout;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig">`,
+    head, `<title>${esc(figure.title)}</title>`,
+    ...layout.lanes.map((lane, i) => `<g transform="translate(${i * (layout.laneWidth + LANE_GAP)} 0)">${laneBody(lane, layout, figureId(figure), i === 0)}</g>`),
+    '</svg>',
+  ].join('');
 }
 
 /** The site token each figure colour takes (tokens.css), on the page and in the standalone file. */
@@ -76,18 +80,21 @@ export const FIGURE_COLOURS: Readonly<Record<string, string>> = {
   '--fig-accent': '--accent', '--fig-lane': '--bg-soft', '--fig-step': '--bg',
 };
 
-const minify = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s*\n\s*/g, '');
+/** Comments, line breaks and the spaces around punctuation left out (no string in these rules holds `{}:;,`). */
+const minify = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s*([{}:;,\n])\s*/g, '$1').replace(/\n/g, '').replace(/;}/g, '}');
 
 /**
  * The <style> of a drawing placed inline in a page: the figure colours are the page's tokens, black
- * on white in print. It travels inside the drawing, so only pages that draw a figure inline carry
- * it (the home page shows its figure as an image and keeps its bytes for the table); the build's
- * CSP allows it by its hash like any inline style.
+ * on white in print. It travels inside the drawing, so only pages that draw a figure carry it; the
+ * build's CSP allows it by its hash like any inline style. With a figure's id and its lanes' width
+ * side by side, it also says from which width of the figure's box (FlowFigure.astro's container)
+ * the lanes sit side by side instead of one after another.
  */
-export function inlineStyle(figureCss: string): string {
+export function inlineStyle(figureCss: string, wide?: { anchor: string; width: number }): string {
   const tokens = Object.entries(FIGURE_COLOURS).map(([fig, token]) => `${fig}:var(${token})`).join(';');
   const print = '--fig-text:#000;--fig-muted:#333;--fig-border:#999;--fig-accent:#000;--fig-lane:#fff;--fig-step:#fff';
-  return `<style>.fig{${tokens}}@media print{.fig{${print}}}${minify(figureCss)}</style>`;
+  const row = wide ? `@container (min-width:${wide.width}px){#${wide.anchor} .figure-draw{flex-direction:row}}` : '';
+  return `<style>.fig{${tokens}}@media print{.fig{${print}}}${row}${minify(figureCss)}</style>`;
 }
 
 /**

@@ -33,7 +33,9 @@ export function runsOf(label: string): Run[] {
   return label.split('`').map((text, i) => ({ text, code: i % 2 === 1 })).filter((r) => r.text !== '');
 }
 
-const runWidth = (r: Run, fontSize: number) => textWidth(r.text, fontSize * (r.code ? 0.92 : 1), r.code);
+/** Code is set a little smaller than the text around it, and never under 12 px (figure-svg.css `.fig-code`). */
+export const CODE_SCALE = 12 / 13;
+const runWidth = (r: Run, fontSize: number) => textWidth(r.text, fontSize * (r.code ? CODE_SCALE : 1), r.code);
 export const lineWidth = (line: Line, fontSize: number): number => line.reduce((w, r) => w + runWidth(r, fontSize), 0);
 
 /** Greedy wrap at spaces; a code span breaks only at its own spaces, never inside a word. */
