@@ -12,7 +12,7 @@ import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
 import { assembleFigure, drawingName, type FigureModel } from '../../src/lib/figures/model.ts';
-import { layoutFigure } from '../../src/lib/figures/layout.ts';
+import { layoutFigure, stagesOurs } from '../../src/lib/figures/layout.ts';
 import { routes } from '../../src/lib/content/routes.ts';
 import { citeText } from '../../src/lib/content/cite-text.ts';
 
@@ -108,7 +108,10 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
       expect(found, `${what}: "${words}" after position ${at} of the figure's text`).toBeGreaterThanOrEqual(at);
       at = found + squash(words).length;
     };
-    for (const stage of place.figure.stages) stepReading({ ...stage, lane: '' }).forEach((w) => expectNext(w, `stage ${stage.id}`));
+    // Stages that are all our own grouping are marked once, before them; otherwise each says its own.
+    if (stagesOurs(place.figure)) expectNext('its stages, our own grouping of the steps (our reading)', 'the stages, marked once');
+    for (const stage of place.figure.stages)
+      (stagesOurs(place.figure) ? [stage.label] : stepReading({ ...stage, lane: '' })).forEach((w) => expectNext(w, `stage ${stage.id}`));
     for (const lane of place.figure.lanes) {
       expectNext(lane.name, `lane ${lane.id}`);
       for (const s of place.figure.steps.filter((x) => x.lane === lane.id)) stepReading(s).forEach((w) => expectNext(w, `step ${s.id}`));

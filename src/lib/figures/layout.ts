@@ -47,6 +47,9 @@ export function provenanceLine(item: { cites: { source: { label: string } }[]; r
   return item.reading ? '◇ our reading' : `§ ${[...new Set(item.cites.map((c) => c.source.label))].join(', ')}`;
 }
 
+/** Whether every stage of a figure is our own grouping (then marked once, not band by band). */
+export const stagesOurs = (figure: { stages: { reading: boolean }[] }): boolean => figure.stages.length > 0 && figure.stages.every((s) => s.reading);
+
 /** The lane's title: its backend's name, and "read, not run" on a second line for a column that was not run. */
 export const laneTitle = (lane: FigureModel['lanes'][number]): string[] => (lane.run ? [lane.name] : [lane.name, 'read, not run']);
 
@@ -62,7 +65,8 @@ export function layoutFigure(figure: FigureModel): Layout {
   const x = GUTTER;
   const stages: Array<{ id: string | undefined; band?: ReturnType<typeof sizedText> }> = figure.stages.length === 0
     ? [{ id: undefined }]
-    : figure.stages.map((s) => ({ id: s.id, band: sizedText(s.label, provenanceLine(s), STEP_TEXT_WIDTH - RAIL) }));
+    // Stages that are all our own grouping say so once, in the caption, not on every band.
+    : figure.stages.map((s) => ({ id: s.id, band: sizedText(s.label, stagesOurs(figure) ? '' : provenanceLine(s), STEP_TEXT_WIDTH - RAIL) }));
   const stepsOf = (lane: string, stage: string | undefined) => figure.steps.filter((s) => s.lane === lane && s.stage === stage);
   const sized = new Map(figure.steps.map((s) => [s.id, sizedText(s.label, provenanceLine(s), STEP_TEXT_WIDTH)]));
   const EMPTY_H = 2 * TEXT.pad + TEXT.line;
