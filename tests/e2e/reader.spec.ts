@@ -103,8 +103,30 @@ test.describe('search', () => {
     for (const path of ['', 'exercise/', ...pages.filter((p) => p.path.startsWith('rows/')).map((p) => p.path)]) {
       expect(urls, `${path || 'home'} is searchable`).toContain(served(baseURL, path));
     }
-    // Screen-reader text of heading anchors and copy buttons is not content (EXCLUDE_SELECTORS in src/integrations/pagefind.ts).
-    for (const d of indexed) expect(d.content, d.url).not.toMatch(/Section titled|Copy link/);
+    // Screen-reader text of heading anchors and copy buttons is not content, nor are citation groups
+    // ("[KEP-265 L98–102]"): snippets show the prose (EXCLUDE_SELECTORS in src/integrations/pagefind.ts).
+    for (const d of indexed) expect(d.content, d.url).not.toMatch(/Section titled|Copy link|\[[^\]]*\bL\d+(–\d+)?\]/);
+  });
+
+  test('a hit in a table cell is headed by its row and its column', async ({ page, baseURL }) => {
+    await page.goto('search/');
+    const subs = await page.evaluate(async (bundle) => {
+      const pagefind = await import(bundle);
+      const found = await pagefind.search('weight');
+      const data = await Promise.all(found.results.map((r: { data: () => Promise<{ sub_results: { title: string; url: string }[] }> }) => r.data()));
+      return data.flatMap((d) => d.sub_results);
+    }, new URL('pagefind/pagefind.js', baseURL).href) as { title: string; url: string }[];
+    // On the home page a cell's anchor is #<row>--<backend>; on a row page, its section's heading #cell-<backend>.
+    const names: Record<string, string> = { iptables: 'iptables', ipvs: 'IPVS', nftables: 'nftables' };
+    const home = subs.filter((s) => /^[^#]*#[a-z0-9-]+--(iptables|ipvs|nftables)$/.test(s.url));
+    const rowPages = subs.filter((s) => /#cell-(iptables|ipvs|nftables)$/.test(s.url));
+    expect(home.length + rowPages.length, 'the query hits table cells').toBeGreaterThan(0);
+    for (const c of home) {
+      const [row, backend] = c.url.split('#')[1]!.split('--') as [string, string];
+      expect(c.title, c.url).toMatch(new RegExp(`: ${names[backend]}( read, not run)?$`));
+      expect(c.title.length, c.url).toBeGreaterThan(row.length);
+    }
+    for (const c of rowPages) expect(c.title, c.url).toMatch(new RegExp(`^${names[c.url.split('#cell-')[1]!]}( read, not run)?$`));
   });
 
   test('without JavaScript the search page says so and points to the navigation', async ({ browser, baseURL }) => {
