@@ -12,7 +12,10 @@
 #   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
 #   stress         both builds, then the e2e suite 5 times with every core kept busy (tools/stress.ts)
 #   evidence       add a capture from a node: evidence add <capture folder> (tools/evidence.ts)
-#   verify-anchors <folder>  every code note's anchor in its lines of <folder>/<repo>/<commit>/<path>
+#   verify-anchors [<folder>]  every code note's anchor in its lines of <folder>/<repo>/<commit>/<path>
+#                  (default: the copies in ../shared/sources/kubernetes, or $KUBERNETES_SOURCES); the
+#                  builds of test, e2e and stress run it first (anchors, below), and every build
+#                  checks the same rule in-process
 #   verify-drift [--enhancements <copy>] [--kubernetes <copy>] [--at <ref>] [--update]
 #                  every excerpt and code note against a newer upstream (docs/refreshing.md)
 #   build|preview|check|unit|e2e|bench|verify-quotes   single steps
@@ -43,8 +46,25 @@ export E2E_SUBPATH="${E2E_SUBPATH:-/kube-proxy-backends/}"
 # tools/check-build-log.ts, which fails the build if it printed any warning (pipefail keeps
 # astro's own failure too).
 build() { astro build "$@" 2>&1 | node tools/check-build-log.ts; }
+# `npm run verify:anchors` before the test builds: every code note's anchor in its lines of the
+# pinned kubernetes/kubernetes copies beside the repository. (Every build checks the same rule
+# in-process, src/lib/content/checks.ts anchorsInTheirLines, reading the same folder.) Where they are
+# absent (a clone away from ../shared), says so and goes on; under CI=true that is a failure, as in
+# the unit tests (tests/support/shared.ts).
+anchors() {
+  local folder="${KUBERNETES_SOURCES:-../shared/sources/kubernetes}"
+  if [ -d "$folder" ]; then
+    node tools/verify-anchors.ts "$folder"
+  elif [ "${CI:-}" = true ]; then
+    echo "task: no kubernetes/kubernetes copies at $folder (set KUBERNETES_SOURCES); CI=true, so verify-anchors must not be skipped" >&2
+    return 1
+  else
+    echo "task: verify-anchors skipped: no kubernetes/kubernetes copies at $folder (set KUBERNETES_SOURCES)"
+  fi
+}
 # The two builds the tests read: dist/ at / and dist-subpath/ under $E2E_SUBPATH (own cache).
 builds() {
+  anchors
   SITE_BASE=/ build
   SITE_BASE=$E2E_SUBPATH OUT_DIR=dist-subpath CACHE_DIR=node_modules/.astro-subpath build
 }

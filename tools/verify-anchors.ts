@@ -1,25 +1,28 @@
 // Checks every code note's anchor against the upstream file at its source's pinned commit: for each
 // `note:` excerpt of a non-quotable source in content/excerpts/*.yaml, the `anchor` must occur
-// verbatim within exactly its `lines` (verifyAnchors, tools/lib/anchors.ts).
+// verbatim within exactly its `lines` (verifyAnchors, src/lib/content/anchors.ts).
 //
-//   node tools/verify-anchors.ts <folder> [--content <dir>]
+//   node tools/verify-anchors.ts [<folder>] [--content <dir>]
 //
 // <folder> holds the upstream files as <folder>/<repo>/<commit>/<path>, e.g.
-// <folder>/kubernetes/kubernetes/b0f823e6…/pkg/proxy/iptables/proxier.go (docs/claims.md). The
+// <folder>/kubernetes/kubernetes/b0f823e6…/pkg/proxy/iptables/proxier.go, or one repository's files
+// as <folder>/<commit>/<path>; left out, it is the kubernetes/kubernetes copies in
+// ../shared/sources/kubernetes (or KUBERNETES_SOURCES), as the build reads them (docs/claims.md). The
 // content is read with the site's readers (src/lib/content/load.ts). Prints one located line per
 // failure, `content/excerpts/x.yaml:LINE:COL: row "<source>/<id>", field "anchor": …` (saying on
 // which lines the anchor really is, when it is elsewhere in the file; a file missing from the folder
 // is a failure, never skipped), then "N code notes checked, M failures". Exit 0 when every anchor is
 // in its lines, 1 on any failure or invalid content, 2 on a usage error.
 import { Problems, describe } from '../src/lib/content/errors.ts';
-import { folderReader, loadOrReport, parseCheckArgs } from './lib/content-cli.ts';
-import { verifyAnchors } from './lib/anchors.ts';
+import { loadOrReport, parseCheckArgs, upstreamReader } from './lib/content-cli.ts';
+import { kubernetesSources } from '../src/lib/content/upstream.ts';
+import { verifyAnchors } from '../src/lib/content/anchors.ts';
 
 async function main(): Promise<number> {
-  const { folder, content } = parseCheckArgs(process.argv.slice(2), 'verify-anchors', 'folder of <repo>/<commit>/<path> files');
+  const { folder, content } = parseCheckArgs(process.argv.slice(2), 'verify-anchors', 'folder of <repo>/<commit>/<path> files', kubernetesSources());
   const data = await loadOrReport(content, 'code notes');
   if (!data) return 1;
-  const { checked, failures } = verifyAnchors(data, folderReader(folder));
+  const { checked, failures } = verifyAnchors(data, upstreamReader(folder));
   const problems = new Problems(data.locate);
   for (const { excerpt: e, reason } of failures)
     problems.add({ file: e.file, at: [e.index, 'anchor'], row: `${e.source}/${e.id}`, field: 'anchor' }, reason);

@@ -1,4 +1,4 @@
-// Unit tests for tools/lib/anchors.ts and end-to-end runs of tools/verify-anchors.ts, on the FIXTURE
+// Unit tests for src/lib/content/anchors.ts (and its build rule) and end-to-end runs of tools/verify-anchors.ts, on the FIXTURE
 // files under tests/fixtures/anchors (a made-up upstream file and content citing it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { anchorLines, checkAnchor, verifyAnchors } from '../../tools/lib/anchors.ts';
+import { anchorLines, checkAnchor, verifyAnchors } from '../../src/lib/content/anchors.ts';
+import { anchorsInTheirLines } from '../../src/lib/content/checks.ts';
+import { folderFiles } from '../../src/lib/content/upstream.ts';
+import { loadSourcesAndExcerpts } from '../../src/lib/content/load.ts';
+import { Problems, describe } from '../../src/lib/content/errors.ts';
+import type { ContentData } from '../../src/lib/content/collections.ts';
+import { haveShared, sharedPath } from '../support/shared.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'tests/fixtures/anchors');
@@ -115,8 +121,40 @@ test('verify-anchors: a folder without the files reports every note missing, nev
   assert.match(run.stdout, /^4 code notes checked, 4 failures$/m);
 });
 
+test('verify-anchors: a folder of one repository\'s copies, <commit>/<path>, is read too', () => {
+  // The same report as from the <repo>/<commit>/<path> folder: the same two misplaced anchors and the one absent file.
+  const run = runCli(join(upstream, 'fixture/anchors'), '--content', content);
+  assert.equal(run.stdout, runCli(upstream, '--content', content).stdout);
+  assert.match(run.stdout, /^4 code notes checked, 3 failures$/m, run.stdout);
+  assert.equal(run.stdout.match(/file missing: /g)?.length, 1, run.stdout);
+});
+
+test('verify-anchors: every code note of content/ against the pinned copies in ../shared/sources/kubernetes, the default folder', (t) => {
+  if (!haveShared(t, 'sources/kubernetes')) return;
+  for (const run of [runCli(), runCli(sharedPath('sources/kubernetes'))]) {
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^\d+ code notes checked, 0 failures$/m);
+  }
+  const elsewhere = spawnSync(process.execPath, ['tools/verify-anchors.ts'], { cwd: root, encoding: 'utf8', env: { ...process.env, KUBERNETES_SOURCES: join(root, 'no-such-folder') } });
+  assert.equal(elsewhere.status, 2, 'a KUBERNETES_SOURCES that is not there is a usage error');
+});
+
+test('the build checks the same rule in-process: each misplaced anchor in a copied file at its file:line:col', async () => {
+  const data = await loadSourcesAndExcerpts(content);
+  const problems = new Problems(data.locate);
+  anchorsInTheirLines(() => folderFiles(join(upstream, 'fixture/anchors'), 'fixture/anchors'), 'fixture/anchors')(data as unknown as ContentData, problems);
+  assert.deepEqual(problems.list.map(describe).map((l) => l.replace(/^.*tests\/fixtures\//, 'tests/fixtures/')), [
+    `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:15:3: row "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
+    `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:23:3: row "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
+  ]);
+  // The note on a file the copies do not hold (fixture-missing-file) is left to the CLI, which reports it missing.
+  // Notes of another repository than the copies' are not this folder's to judge.
+  const other = new Problems(data.locate);
+  anchorsInTheirLines(() => folderFiles(join(upstream, 'fixture/anchors'), 'kubernetes/kubernetes'))(data as unknown as ContentData, other);
+  assert.deepEqual(other.list, []);
+});
+
 test('verify-anchors: usage errors exit 2', () => {
-  assert.equal(runCli().status, 2);
   assert.equal(runCli(join(root, 'no-such-folder')).status, 2);
   assert.equal(runCli(upstream, '--content').status, 2);
   assert.equal(runCli(upstream, '--bogus').status, 2);

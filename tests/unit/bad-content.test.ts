@@ -221,6 +221,26 @@ function astroBuildCases(...names: string[]) {
 
 // Figures (content/figures/*.yaml): the same readers and rules, the same located messages. A
 // figure's problem names its step (row), the step's lane (column) and the field's full path.
+test('a token its sentence\'s citations do not carry (issue 31): at the token\'s file:line:col, naming it, the ranges looked in and the way out', async () => {
+  const hint = /cite the lines that carry it \(or widen the excerpt to them\), reword, or mark the sentence as our reading :reading\[\.\.\.\]/;
+  // In a cell: 1.40 and `FixtureGate` are in the quote; 1.43 is not.
+  await assertProblem('token-not-carried', {
+    file: 'comparison/axes.yaml', line: 16, col: 74, row: 'fixture-axis', column: 'fixture-read', field: 'answer',
+    problem: new RegExp(`^version "1\\.43" is in none of its sentence's citations \\(looked in fixture-kep/fixture-quote \\(lines 3–4\\)\\): ${hint.source}`),
+  });
+  // In a page: a code span in a sentence that cites nothing (the citation is in the sentence before), and a quoted phrase.
+  await assertProblem('token-not-carried', { file: 'pages/fixture.mdx', line: 14, col: 2, problem: /^code span "OtherGate" is in none of its sentence's citations \(this sentence cites nothing\)/ });
+  await assertProblem('token-not-carried', { file: 'pages/fixture.mdx', line: 16, col: 27, problem: /^quoted phrase "a phrase nobody wrote" is in none/ });
+  // In a figure step: the label, at the token; a reading step is exempt.
+  await assertProblem('token-not-carried', {
+    file: 'figures/fixture-figure.yaml', line: 11, col: 53, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].label',
+    problem: /^version "1\.41" is in none of its sentence's citations \(looked in fixture-kep\/fixture-quote/,
+  });
+  // Nothing else: `FixtureGate` and v1.40 are carried, and 1.50 and 1.99 sit in our reading.
+  const { problems } = await problemsOf('token-not-carried');
+  assert.deepEqual(problems.map((p) => `${p.file.split('/').pop()}:${p.line}`), ['axes.yaml:16', 'fixture-figure.yaml:11', 'fixture.mdx:14', 'fixture.mdx:16']);
+});
+
 test('figure-valid/: a figure with cited and reading steps is accepted', async () => {
   const data = await loadContent(contentFor('figure-valid'));
   assert.deepEqual(data.figures.map((f) => [f.id, f.steps.length]), [['fixture-figure', 3]]);

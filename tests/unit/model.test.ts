@@ -43,8 +43,8 @@ function fixture(): ContentData {
     evidence: [],
     figures: [],
     pages: [
-      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }], cites: [], unmarked: [] },
-      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [], cites: [], unmarked: [] },
+      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }], cites: [], unmarked: [], sentences: [] },
+      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [], cites: [], unmarked: [], sentences: [] },
     ],
   };
 }

@@ -10,9 +10,12 @@ export interface CheckArgs { folder: string; content: string }
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 
-/** Parses `<folder> [--content <dir>]`; prints usage and exits 2 when they are wrong. */
-export function parseCheckArgs(argv: string[], tool: string, folderName: string): CheckArgs {
-  const usageLine = `usage: node tools/${tool}.ts <${folderName}> [--content <dir>]`;
+/**
+ * Parses `<folder> [--content <dir>]` (the folder may be left out where the tool has a default);
+ * prints usage and exits 2 when they are wrong.
+ */
+export function parseCheckArgs(argv: string[], tool: string, folderName: string, defaultFolder?: string): CheckArgs {
+  const usageLine = `usage: node tools/${tool}.ts ${defaultFolder === undefined ? `<${folderName}>` : `[<${folderName}>]`} [--content <dir>]`;
   const usage: (message?: string) => never = (message) => {
     if (message) console.error(`${tool}: ${message}`);
     console.error(usageLine);
@@ -39,6 +42,7 @@ export function parseCheckArgs(argv: string[], tool: string, folderName: string)
       usage(`unexpected argument ${arg}`);
     }
   }
+  folder ??= defaultFolder;
   if (folder === undefined) usage(`missing ${folderName}`);
   if (!isDir(folder)) usage(`${folder} is not a directory`);
   if (!isDir(content)) usage(`content directory ${content} not found`);
@@ -67,4 +71,13 @@ export async function loadOrReport(content: string, noun: string): Promise<Sourc
 export const folderReader = (folder: string) => (relative: string): string | null => {
   const file = join(folder, relative);
   return existsSync(file) ? readFileSync(file, 'utf8') : null;
+};
+
+/**
+ * Reads `<repo>/<commit>/<path>` from a folder laid out that way, or from a folder of one
+ * repository's copies laid out `<commit>/<path>` (../shared/sources/kubernetes); null when neither holds it.
+ */
+export const upstreamReader = (folder: string) => {
+  const read = folderReader(folder);
+  return (upstream: string): string | null => read(upstream) ?? read(upstream.split('/').slice(2).join('/'));
 };

@@ -5,6 +5,7 @@
 // wider), and an excerpt's `cut` must say where the quote breaks off mid-sentence (see quoteCut).
 // Pure module (no I/O) so the CLI, the build and the unit tests share the same rule.
 import { upstreamPath } from '../../src/lib/content/model.ts';
+import { rangeProblem, splitLines } from '../../src/lib/content/upstream.ts';
 
 export type QuoteCheck = { ok: true } | { ok: false; reason: string };
 
@@ -17,20 +18,6 @@ const SNIPPET_LENGTH = 160;
 
 function snippet(s: string): string {
   return s.length > SNIPPET_LENGTH ? `${s.slice(0, SNIPPET_LENGTH - 1)}…` : s;
-}
-
-/** Splits file text into lines, tolerating CRLF and a trailing newline. */
-export function splitLines(fileText: string): string[] {
-  const lines = fileText.split(/\r?\n/);
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-/** Why a 1-based inclusive line range cannot be read from a file of `count` lines, or undefined if it can. */
-export function rangeProblem([a, b]: [number, number], count: number): string | undefined {
-  if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a) return `invalid line range [${a}, ${b}] (need 1 <= first <= last)`;
-  if (b > count) return `line range [${a}, ${b}] is outside the file, which has ${count} lines`;
-  return undefined;
 }
 
 /**

@@ -3,8 +3,14 @@
 import type { FigureEntry, Origin } from './entries.ts';
 import { PATHS, type ContentData } from './collections.ts';
 import type { Problems, YamlPath } from './errors.ts';
-import { scanInline, type UnmarkedAt } from './page-scan.ts';
-import { citeTargets } from './citations.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { LINK, scanInline, type Sentence, type TokenAt, type UnmarkedAt } from './page-scan.ts';
+import { routes } from './routes.ts';
+import { citeTargets, linesText } from './citations.ts';
+import { carries } from './tokens.ts';
+import { folderFiles, folderLines, kubernetesSources, sayUnread, KUBERNETES_REPO, type FileReader, type LinesReader } from './upstream.ts';
+import { verifyAnchors } from './anchors.ts';
+import { upstreamPath } from './model.ts';
 
 /**
  * The claims rule (docs/claims.md): on every page that makes claims, and in every row summary, each
@@ -271,6 +277,130 @@ export const summariesCiteOrMark: Check = (data, problems) => {
       problems.add({ ...at(axis, 'summary'), row: axis.id, field: 'summary' }, unmarkedProblem(u, `the summary "${u.text}"`));
 };
 
+// Every citation carries its words (docs/claims.md): each token of a claim (a version, a constant
+// or quantity, a code span, a quoted phrase) is in the text of one of its sentence's citations.
+
+/**
+ * What a citation says: a KEP excerpt's quote, a code note's pinned lines (null when unread), each
+ * after what its link names (repository, commit and path); a row, its cells' and summary's citations.
+ */
+function citationTexts(data: ContentData, read: LinesReader | undefined): Map<string, string | null> {
+  const texts = new Map<string, string | null>();
+  const sources = new Map(data.sources.map((s) => [s.id, s]));
+  for (const e of data.excerpts) {
+    const source = sources.get(e.source);
+    if (!source) continue;
+    // What its link names comes with it: the file's path at the pinned commit.
+    const path = upstreamPath(source, e);
+    const lines = e.quote ?? read?.(source.repo, source.commit, path, e.lines) ?? null;
+    texts.set(`${e.source}/${e.id}`, lines === null ? null : `${source.repo}/blob/${source.commit}/${path}\n${lines}`);
+  }
+  // A row carries what its cells' and summary's citations carry.
+  for (const axis of data.axes) {
+    const ids = [...Object.values(axis.cells).flatMap((c) => c.cites), ...scanInline(axis.summary).cites.map((c) => c.id)];
+    texts.set(`row/${axis.id}`, ids.map((id) => texts.get(id) ?? '').join('\n'));
+  }
+  for (const ev of data.evidence) texts.set(`evidence/${ev.id}`, JSON.stringify(ev));
+  // A page that reproduces a text verbatim (claims: false, the exercise) is cited by a link to it.
+  for (const page of data.pages)
+    if (page.data.claims === false && existsSync(page.file)) texts.set(`${LINK}/${routes.page(page.id)}`, readFileSync(page.file, 'utf8'));
+  return texts;
+}
+
+/** One claim the rule reads: where it is, its sentences, and the ids cited for all of them (a cell's `cites`). */
+interface Claim { where: { file: string; at?: YamlPath; line?: number; row?: string; column?: string; field?: string }; sentences: Sentence[]; cites?: string[]; md?: string }
+
+function* claimsOf(data: ContentData): Generator<Claim> {
+  for (const page of data.pages)
+    if (page.data.claims !== false) yield { where: { file: page.file }, sentences: page.sentences };
+  for (const axis of data.axes) {
+    yield { where: { ...at(axis, 'summary'), row: axis.id, field: 'summary' }, sentences: scanInline(axis.summary).sentences, md: axis.summary };
+    for (const [column, cell] of Object.entries(axis.cells))
+      for (const key of ['short', 'answer'] as const) {
+        const md = cell[key];
+        if (md !== undefined)
+          yield { where: { ...at(axis, 'cells', column, key), row: axis.id, column, field: key }, sentences: scanInline(md).sentences, cites: cell.cites, md };
+      }
+  }
+  for (const f of data.figures) {
+    const items = [
+      ...(f.stages ?? []).map((s, i) => ({ ...s, list: 'stages', i, lane: undefined as string | undefined })),
+      ...f.steps.map((s, i) => ({ ...s, list: 'steps', i })),
+    ];
+    for (const { list, i, id, lane, label, cites } of items)
+      if (cites !== undefined) // else reading: true
+        yield { where: { ...inFigure(f, list, i, 'label'), row: id, column: lane, field: `${list}[${i}].label` },
+          sentences: scanInline(label).sentences, cites, md: label };
+  }
+}
+
+export interface TokenReport {
+  /** Tokens looked for. */
+  checked: number;
+  /** Tokens not found in the citations read whose sentence also cites a code note left unread. */
+  skipped: number;
+  failures: Array<{ claim: Claim; token: TokenAt; looked: string[] }>;
+}
+
+/** Looks for every token of every claim in its sentence's citations (`read` gives a code note's pinned lines). */
+export function tokenReport(data: ContentData, read: LinesReader | undefined): TokenReport {
+  const texts = citationTexts(data, read);
+  const excerpts = new Map(data.excerpts.map((e) => [`${e.source}/${e.id}`, e]));
+  const report: TokenReport = { checked: 0, skipped: 0, failures: [] };
+  for (const claim of claimsOf(data))
+    for (const sentence of claim.sentences) {
+      const ids = [...new Set([...sentence.cites, ...(claim.cites ?? [])])];
+      for (const token of sentence.tokens) {
+        report.checked++;
+        if (ids.some((id) => { const t = texts.get(id); return t != null && carries(t, token); })) continue;
+        if (ids.some((id) => texts.get(id) === null)) { report.skipped++; continue; }
+        const looked = ids.filter((id) => texts.has(id) || !id.startsWith(LINK))
+          .map((id) => { const e = excerpts.get(id); return e ? `${id} (${linesText(e.lines)})` : id.startsWith(LINK) ? `the page ${id.slice(LINK.length)}` : id; });
+        report.failures.push({ claim, token, looked });
+      }
+    }
+  return report;
+}
+
+const CARRY_HINT = 'cite the lines that carry it (or widen the excerpt to them), reword, or mark the sentence as our reading :reading[...] (docs/claims.md)';
+const sharedLines = () => folderLines(kubernetesSources());
+
+/** The rule, reading code notes from `lines` (default: the kubernetes/kubernetes copies beside the repository). */
+export function citationsCarryTokens(lines: () => LinesReader | undefined = sharedLines): Check {
+  return function citationsCarryTokens(data, problems) {
+    if (!ENFORCE_CLAIMS) return;
+    const read = lines();
+    if (!read) sayUnread();
+    for (const { claim, token, looked } of tokenReport(data, read).failures) {
+      const nth = claim.md === undefined ? 0 : claim.md.slice(0, token.offset).split(token.value).length - 1;
+      const where = claim.md === undefined ? { ...claim.where, line: token.line, col: token.col } : { ...claim.where, seek: { text: token.value, nth } };
+      const said = looked.length === 0 ? 'this sentence cites nothing' : `looked in ${looked.join(', ')}`;
+      problems.add(where, `${token.kind} "${token.value}" is in none of its sentence's citations (${said}): ${CARRY_HINT}`);
+    }
+  };
+}
+
+/**
+ * Each code note's anchor within its lines of the pinned file (anchors.ts, the rule of
+ * `npm run verify:anchors`), for the notes of `repo` whose file the copies hold. A file they do not
+ * hold is left to `npm run verify:anchors`, which reports it missing: the build does not block a
+ * note on a file not yet copied.
+ */
+export function anchorsInTheirLines(files: () => FileReader | undefined = () => folderFiles(kubernetesSources()), repo = KUBERNETES_REPO): Check {
+  return function anchorsInTheirLines(data, problems) {
+    const read = files();
+    if (!read) return sayUnread();
+    const sources = new Map(data.sources.filter((s) => s.repo === repo).map((s) => [s.id, s]));
+    const held = data.excerpts.filter((e) => {
+      const s = sources.get(e.source);
+      return s !== undefined && read(`${s.repo}/${s.commit}/${upstreamPath(s, e)}`) !== null;
+    });
+    const { failures } = verifyAnchors({ sources: data.sources, excerpts: held }, read);
+    for (const { excerpt: e, reason } of failures)
+      problems.add({ ...at(e, 'anchor'), row: `${e.source}/${e.id}`, field: 'anchor' }, reason);
+  };
+}
+
 /** An anchor is a token to search for (`KUBE-SVC-`, `"statistic"`, a function name), not a statement. */
 const ANCHOR_MAX = 80;
 
@@ -393,7 +523,7 @@ export const CHECKS: readonly Check[] = [
   evidenceMatchesItsCell, evidenceIsClaimed, sourcePagesExist, readingPagesEmbedTheirExcerpts, excerptIdsAreNotHeadingIds,
   figureLanesNameKnownBackends, figureRowsExist, figureStepsAreUnique, figureStepsNameTheirLaneAndStage, figureEdgesJoinSteps, figureCitesResolve,
   navSectionsAreMenuPages,
-  citedIdsResolve, summariesCiteOrMark, claimPagesCiteOrMark,
+  citedIdsResolve, summariesCiteOrMark, claimPagesCiteOrMark, citationsCarryTokens(), anchorsInTheirLines(),
 ];
 
 export function checkContent(data: ContentData, problems: Problems): void {

@@ -15,6 +15,7 @@ import type { Root, Nodes, Parents } from 'mdast';
 import type { TextDirective } from 'mdast-util-directive';
 import { CITE, READING, INTRO, citeIds } from '../remark-claims.ts';
 import { escapeBlockSyntax } from './inline.ts';
+import { textTokens, type Token } from './tokens.ts';
 
 export interface At { line: number; col: number }
 export interface CiteAt extends At { id: string }
@@ -25,9 +26,16 @@ export interface UnmarkedAt extends At {
   text: string;
 }
 
+/** A token of a claim (tokens.ts), where it is written: line and column, and its offset in the text parsed. */
+export interface TokenAt extends Token, At { offset: number }
+/** One sentence of a claim (a table row is one): the tokens it must have carried, and the ids it cites. */
+export interface Sentence { tokens: TokenAt[]; cites: string[] }
+
 export interface MarkdownScan {
   cites: CiteAt[];
   unmarked: UnmarkedAt[];
+  /** The sentences outside our reading that hold a token (a :::intro block's too). */
+  sentences: Sentence[];
 }
 export interface PageScan extends MarkdownScan {
   embeds: Array<{ id: string; line: number }>;
@@ -115,6 +123,144 @@ function unmarkedOf(tree: Root): UnmarkedAt[] {
   return found;
 }
 
+// A sentence ends at . ! or ? (and any closing quote or bracket) before white space and anything
+// but a lower-case letter; "e.g." and "i.e." do not end one.
+const SENTENCE_END = /(?<!\b(?:e\.g|i\.e|etc|vs|cf))[.!?]["'”’)\]]*\s+(?=$|[^a-z])/g;
+
+/** Line and column of each offset of a text. */
+function positions(source: string): (offset: number) => At {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - starts[lo]! + 1 };
+  };
+}
+
+/**
+ * Where a token found at index `i` of a node's text is written in the source: the same occurrence
+ * of its text inside the node's span (a node's text can differ from its source by indentation).
+ */
+function locate(node: Nodes, value: string, i: number, raw: string, source: string, pos: (offset: number) => At): At & { offset: number } {
+  const from = node.position?.start.offset ?? 0;
+  const span = source.slice(from, node.position?.end.offset ?? source.length);
+  let nth = 0;
+  for (let j = value.indexOf(raw); j !== -1 && j < i; j = value.indexOf(raw, j + 1)) nth++;
+  let k = -1;
+  for (let n = 0; n <= nth; n++) {
+    k = span.indexOf(raw, k + 1);
+    if (k === -1) break;
+  }
+  const offset = from + (k === -1 ? 0 : k);
+  return { ...pos(offset), offset };
+}
+
+/** What a link is recorded as among a sentence's citations: "link:/exercise/". */
+export const LINK = 'link:';
+
+const ENDS_SENTENCE = /[.!?]["'”’)\]]*\s*$/;
+
+/**
+ * The sentences of one claim (a paragraph, a list item's own text, a table row when `split` is
+ * false), each with its tokens and the ids it cites. A citation written just after a sentence's
+ * full stop still belongs to that sentence; our reading's words are skipped, and a reading that
+ * ends with a full stop ends its sentence.
+ */
+function sentencesIn(unit: Nodes, split: boolean, source: string, pos: (offset: number) => At): Sentence[] {
+  const out: Sentence[] = [];
+  let current: Sentence = { tokens: [], cites: [] };
+  let fresh = true; // nothing but white space since the last sentence ended
+  const end = () => {
+    if (current.tokens.length > 0 || current.cites.length > 0) out.push(current);
+    current = { tokens: [], cites: [] };
+    fresh = true;
+  };
+  const walk = (node: Nodes) => {
+    switch (node.type) {
+      case 'text': {
+        const value = node.value;
+        const tokens = textTokens(value);
+        const cuts = split ? [...value.matchAll(SENTENCE_END)].map((m) => m.index + m[0].length) : [];
+        let from = 0;
+        for (const cut of [...cuts, value.length]) {
+          for (const t of tokens.filter((t) => t.index >= from && t.index < cut))
+            current.tokens.push({ ...t, ...locate(node, value, t.index, t.value, source, pos) });
+          if (value.slice(from, cut).trim() !== '') fresh = false;
+          if (cuts.includes(cut)) end();
+          from = cut;
+        }
+        return;
+      }
+      case 'inlineCode':
+        current.tokens.push({ kind: 'code span', value: node.value, index: 0, ...locate(node, node.value, 0, node.value, source, pos) });
+        fresh = false;
+        return;
+      case 'textDirective':
+        if (node.name === CITE) {
+          // "…words. :cite[x]": the citation closes the sentence before it.
+          if (fresh && out.length > 0) out[out.length - 1]!.cites.push(...citeIds(node));
+          else current.cites.push(...citeIds(node));
+          return;
+        }
+        if (node.name === READING) {
+          if (split && ENDS_SENTENCE.test(toString(node))) end();
+          return;
+        }
+        break;
+      case 'link':
+        // A link to a page is a citation of it where the page is a verbatim text (the exercise).
+        current.cites.push(`${LINK}${node.url.replace(/#.*$/, '')}`);
+        break;
+      case 'list': case 'code': case 'html': case 'image': case 'imageReference':
+        return;
+    }
+    if ('children' in node) for (const child of node.children as Nodes[]) walk(child);
+  };
+  walk(unit);
+  end();
+  return out.filter((s) => s.tokens.length > 0);
+}
+
+/**
+ * The sentences of every claim: each paragraph, list item and table row outside our reading
+ * (inside a :::intro block too: an introduction that carries a token makes a claim).
+ */
+function sentencesOf(tree: Root, source: string): Sentence[] {
+  const pos = positions(source);
+  const found: Sentence[] = [];
+  const walk = (parent: Parents) => {
+    for (const node of parent.children as Nodes[]) {
+      switch (node.type) {
+        case 'containerDirective':
+          if (node.name !== READING) walk(node);
+          break;
+        case 'heading': case 'code': case 'html': case 'yaml': case 'definition': case 'thematicBreak':
+          break;
+        case 'paragraph':
+          found.push(...sentencesIn(node, true, source, pos));
+          break;
+        case 'listItem':
+          found.push(...sentencesIn(node, true, source, pos));
+          for (const child of node.children) if (child.type === 'list') walk(child);
+          break;
+        case 'table':
+          for (const row of node.children.slice(1)) found.push(...sentencesIn(row, false, source, pos));
+          break;
+        default:
+          if ('children' in node) walk(node);
+      }
+    }
+  };
+  walk(tree);
+  return found;
+}
+
 /** The frontmatter blanked, line for line, so positions in the tree are positions in the file. */
 const withoutFrontmatter = (text: string): string =>
   text.replace(/^---\r?\n[\s\S]*?\r?\n---(?=\r?\n|$)/, (fm) => fm.replace(/[^\r\n]/g, ''));
@@ -137,7 +283,8 @@ function memo<T>(scan: (text: string) => T, size = 512): (text: string) => T {
 }
 
 export const scanPage = memo((text: string): PageScan => {
-  const tree = mdxParser.parse(withoutFrontmatter(text));
+  const body = withoutFrontmatter(text);
+  const tree = mdxParser.parse(body);
   const slugger = new GithubSlugger();
   const embeds: PageScan['embeds'] = [];
   const headings: PageScan['headings'] = [];
@@ -148,11 +295,12 @@ export const scanPage = memo((text: string): PageScan => {
       if (typeof id === 'string') embeds.push({ id, line: at(node).line });
     }
   });
-  return { embeds, headings, cites: citesOf(tree), unmarked: unmarkedOf(tree) };
+  return { embeds, headings, cites: citesOf(tree), unmarked: unmarkedOf(tree), sentences: sentencesOf(tree, body) };
 });
 
 /** The inline Markdown of a YAML field (a cell's answer, a summary, a note), parsed as the site renders it. */
 export const scanInline = memo((md: string): MarkdownScan => {
-  const tree = inlineParser.parse(escapeBlockSyntax(md));
-  return { cites: citesOf(tree), unmarked: unmarkedOf(tree) };
+  const source = escapeBlockSyntax(md);
+  const tree = inlineParser.parse(source);
+  return { cites: citesOf(tree), unmarked: unmarkedOf(tree), sentences: sentencesOf(tree, source) };
 });
