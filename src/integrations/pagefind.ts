@@ -34,7 +34,7 @@ export const EXCLUDE_SELECTORS = [
   '.copy-link', // the table's copy-link buttons
   '.excerpt-self', // an excerpt's link to itself
   '.cites', // citation groups in running text (also data-pagefind-ignore): snippets show the prose
-  'a.cite-link', // a cell's or a figure step's citation links
+  '.cite-list', // a cell's or a figure step's citation links
 ];
 
 /** Throws with every message if a Pagefind call reported errors. */

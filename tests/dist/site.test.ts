@@ -177,9 +177,9 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       assert.equal(links.attr('href'), routes.cellAnchor(row.id, cell.backend.id), `${where}: cell link inside`);
       assert.equal(links.attr('data-copy-link'), '', `${where}: the cell link is what copies`);
       assert.equal(td.find('button').length, 0, `${where}: no second copy control`);
-      const cites = td.find('a[data-cite]').map((_, a) => $(a).attr('data-cite')).get();
-      assert.deepEqual(cites, cell.cites.map((c) => c.id), `${where}: cites, in the disclosure`);
-      details.find('a[data-cite]').each((i, a) => {
+      const cites = td.find('.cite-list a').map((_, a) => $(a).attr('href')).get();
+      assert.deepEqual(cites, cell.cites.map((c) => base + c.href), `${where}: cites, in the disclosure`);
+      details.find('.cite-list a').each((i, a) => {
         const ref = cell.cites[i]!;
         assert.equal($(a).attr('href'), base + ref.href);
         assert.equal($(a).text(), citeText(ref.source.label, ref.excerpt.lines), `${where}: a cite link names its source and lines`);
@@ -221,7 +221,7 @@ test('each row has its own page: title, description from the summary, a section 
     for (const cell of row.cells) {
       const section = $(`section.row-cell[data-backend="${cell.backend.id}"]`);
       assert.ok(plain(section.find('.cell-answer')).endsWith(csvAnswers.get(`${row.id}/${cell.backend.id}`)!.answer), `${row.id}/${cell.backend.id}: full answer`);
-      if (cell.provenance === 'cited') assert.equal(section.find('.badge a[data-cite]').length, cell.cites.length, `${row.id}/${cell.backend.id}: cites in the badge`);
+      if (cell.provenance === 'cited') assert.equal(section.find('.badge .cite-list a').length, cell.cites.length, `${row.id}/${cell.backend.id}: cites in the badge`);
     }
     assert.equal($('a').filter((_, a) => $(a).text() === 'See this row in the full table').attr('href'), base + routes.rowAnchor(row.id));
   }

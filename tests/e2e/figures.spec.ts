@@ -118,7 +118,7 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
     }
     // Each citation is a link named after its excerpt, to the excerpt's place on the site.
     for (const s of place.figure.steps.filter((x) => !x.reading)) {
-      const links = page.locator(`#${routes.figureStepAnchor(place.figure.id, s.id)} a[data-cite]`);
+      const links = page.locator(`#${routes.figureStepAnchor(place.figure.id, s.id)} .cite-list a`);
       await expect(links).toHaveCount(s.cites.length);
       for (const [i, c] of s.cites.entries()) await expect(links.nth(i)).toHaveAccessibleName(citeText(c.source.label, c.excerpt.lines));
     }

@@ -69,10 +69,10 @@ test('a cell\'s badge opens its sources', { tag: '@base' }, async ({ page }) => 
   await page.goto('');
   for (const kind of ['cited', 'to-measure'] as const) {
     const cell = page.locator(`td[data-provenance=${kind}]`).first();
-    await expect(cell.locator('a[data-cite]').first()).toBeHidden();
+    await expect(cell.locator('.cite-list a').first()).toBeHidden();
     await cell.locator('.badge').click();
-    await expect(cell.locator('a[data-cite]').first(), `${kind}: a citation shows once the badge is pressed`).toBeVisible();
-    await expect(cell.locator('a[data-cite]').first()).toHaveText(/^\S+ L\d+(–\d+)?$/);
+    await expect(cell.locator('.cite-list a').first(), `${kind}: a citation shows once the badge is pressed`).toBeVisible();
+    await expect(cell.locator('.cite-list a').first()).toHaveText(/^\S+ L\d+(–\d+)?$/);
   }
 });
 
@@ -133,9 +133,9 @@ test('badges are told apart without colour: each kind has its own border style',
 test('a cited cell links to the exact excerpt on its reading page, one press of its badge away', { tag: '@base' }, async ({ page }) => {
   await page.goto('');
   const cell = page.locator('td[data-provenance=cited]').first();
-  await expect(cell.locator('a[data-cite]').first(), 'the compact badge names sources; the links are in the full answer').toBeHidden();
+  await expect(cell.locator('.cite-list a').first(), 'the compact badge names sources; the links are in the full answer').toBeHidden();
   await cell.locator('summary').click();
-  const link = cell.locator('a[data-cite]').first();
+  const link = cell.locator('.cite-list a').first();
   const href = (await link.getAttribute('href'))!;
   const id = href.split('#')[1]!;
   await link.click();

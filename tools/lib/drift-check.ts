@@ -8,7 +8,7 @@ import { upstreamPath } from '../../src/lib/content/model.ts';
 import { classify, type Drift } from './drift.ts';
 import type { Upstream } from './drift-upstream.ts';
 import { checkQuote } from './quotes.ts';
-import { checkAnchor } from './anchors.ts';
+import { checkAnchor } from '../../src/lib/content/anchors.ts';
 
 export interface ItemResult {
   /** Full id, "<source>/<excerpt>". */
