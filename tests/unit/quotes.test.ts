@@ -120,6 +120,15 @@ test('quoteCut: prose is cut where a quote starts or ends inside a sentence', ()
   assert.equal(quoteCut('Heading', prose, [1, 1]), undefined);
 });
 
+test('quoteCut: a line that is only an emphasised label stands alone; the line after it starts a sentence', () => {
+  const labelled = ['***Parameter: --scheduler***', 'A new parameter picks the algorithm.', 'Then it goes on.', ''].join('\n');
+  assert.equal(quoteCut('A new parameter picks the algorithm.', labelled, [2, 2]), undefined);
+  assert.equal(quoteCut('picks the algorithm.', labelled, [2, 2]), 'start');
+  // Emphasis inside a sentence is not a label: the words after it still continue that sentence.
+  const inline = ['Some **bold** words run', 'on here.', ''].join('\n');
+  assert.equal(quoteCut('on here.', inline, [2, 2]), 'start');
+});
+
 test('quoteCut: a paragraph that goes on with a sentence begun before a code block is cut', () => {
   const around = [
     'The tool allows either one command', // 1

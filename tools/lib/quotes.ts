@@ -82,6 +82,9 @@ const LEADING_MARKUP = /^(?:\s*(?:[*+-]|\d+[.)]|#{1,6}|>|\|)(?=\s|$))*\s*/;
 const COMMENT_MARKER = /^(?:\/\/|\/\*|\*|#)$/;
 // Text that ends a sentence: . ! ? or :, then any closing quote, bracket or emphasis marks.
 const SENTENCE_END = /[.!?:]["'”’)\]*_`]*$/;
+// A line that is only an emphasised label ("***Parameter: --ipvs-scheduler***") stands alone, like a
+// heading: the line after it starts a sentence.
+const LABEL_LINE = /^\s*([*_]{1,3})[^*_].*\1\s*$/;
 // In code and YAML a colon ends a key, not a sentence.
 const SENTENCE_END_IN_LINE = /[.!?]["'”’)\]*_`]*$/;
 
@@ -148,7 +151,7 @@ export function quoteCut(
   } else {
     // Extend to the whole paragraph or list item: back to a blank line or a block's first line.
     let first = a;
-    while (first > 1 && !BLOCK_START.test(fileLines[first - 1] ?? '') && (fileLines[first - 2] ?? '').trim() !== '') first--;
+    while (first > 1 && !BLOCK_START.test(fileLines[first - 1] ?? '') && (fileLines[first - 2] ?? '').trim() !== '' && !LABEL_LINE.test(fileLines[first - 2] ?? '')) first--;
     let last = b;
     while (last < fileLines.length && (fileLines[last] ?? '').trim() !== '' && !BLOCK_START.test(fileLines[last] ?? '')) last++;
     const lead = normaliseWhitespace(`${fileLines.slice(first - 1, a - 1).join('\n')} ${before}`).replace(LEADING_MARKUP, '');
