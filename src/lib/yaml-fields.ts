@@ -14,7 +14,8 @@ export interface YamlFields {
 function toValue(v: unknown): YamlValue {
   if (Array.isArray(v)) return v.map(toValue);
   if (v !== null && typeof v === 'object') return Object.entries(v).map(([key, value]) => ({ key, value: toValue(value) }));
-  return String(v);
+  // A key with no value (`beta:`) is shown empty, as written, not as "null".
+  return v === null || v === undefined ? '' : String(v);
 }
 
 /** The fields of a YAML quote, or undefined when it is not a mapping or a list (it is then shown as a quote). */
