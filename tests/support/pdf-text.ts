@@ -7,7 +7,7 @@ export interface PdfRun { page: number; text: string; x: number; y: number; widt
 export interface PdfText { pages: Array<{ width: number; height: number }>; runs: PdfRun[] }
 
 export async function pdfText(data: Uint8Array): Promise<PdfText> {
-  const task = getDocument({ data: new Uint8Array(data), useSystemFonts: false, isEvalSupported: false });
+  const task = getDocument({ data: new Uint8Array(data), useSystemFonts: false });
   const doc = await task.promise;
   const pages: PdfText['pages'] = [];
   const runs: PdfRun[] = [];

@@ -233,12 +233,12 @@ test('a token its sentence\'s citations do not carry (issue 31): at the token\'s
   await assertProblem('token-not-carried', { file: 'pages/fixture.mdx', line: 16, col: 27, problem: /^quoted phrase "a phrase nobody wrote" is in none/ });
   // In a figure step: the label, at the token; a reading step is exempt.
   await assertProblem('token-not-carried', {
-    file: 'figures/fixture-figure.yaml', line: 11, col: 53, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].label',
+    file: 'figures/fixture-figure.yaml', line: 10, col: 53, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].label',
     problem: /^version "1\.41" is in none of its sentence's citations \(looked in fixture-kep\/fixture-quote/,
   });
   // Nothing else: `FixtureGate` and v1.40 are carried, and 1.50 and 1.99 sit in our reading.
   const { problems } = await problemsOf('token-not-carried');
-  assert.deepEqual(problems.map((p) => `${p.file.split('/').pop()}:${p.line}`), ['axes.yaml:16', 'fixture-figure.yaml:11', 'fixture.mdx:14', 'fixture.mdx:16']);
+  assert.deepEqual(problems.map((p) => `${p.file.split('/').pop()}:${p.line}`), ['axes.yaml:16', 'fixture-figure.yaml:10', 'fixture.mdx:14', 'fixture.mdx:16']);
 });
 
 test('figure-valid/: a figure with cited and reading steps is accepted', async () => {

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLocated } from '../../tools/lib/drift-claims.ts';
-import { splitLines, verifyQuotes } from '../../tools/lib/quotes.ts';
+import { verifyQuotes } from '../../tools/lib/quotes.ts';
+import { splitLines } from '../../src/lib/content/upstream.ts';
 import { haveShared, sharedPath } from '../support/shared.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
