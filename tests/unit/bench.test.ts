@@ -223,11 +223,11 @@ test('figures: each sized as its standalone file and its largest inline copy; ov
   const files = new Map([['fixture-a.0123456789.svg', small], ['fixture-b.abcdef0123.svg', small]]);
   const pages = [
     { path: '', html: '<figure class="flow-figure" data-figure="fixture-a"><img src="/figures/fixture-a.0123456789.svg"></figure>' },
-    { path: 'rows/x/', html: `<p>x</p><figure class="flow-figure" data-figure="fixture-a" data-mode="inline">${small}</figure>` },
+    { path: 'rows/x/', html: `<p>x</p><figure class="flow-figure" data-figure="fixture-a" data-mode="inline"><div>${small}${small}</div></figure>` },
   ];
   const figures = measureFigures(pages, files);
   assert.deepEqual(figures.map((f) => [f.id, f.inlineOn, f.imageOn]), [['fixture-a', ['rows/x/'], ['']], ['fixture-b', [], []]]);
-  assert.deepEqual(figures[0]!.inline, sizeOf(small));
+  assert.deepEqual(figures[0]!.inline, sizeOf(small + small), 'inline, every lane\'s <svg> together');
   assert.deepEqual(figures[0]!.file, sizeOf(small));
   assert.equal(figureBudget(figures).pass, true);
   // Random text barely compresses: 9 KB of it is over the budget.

@@ -136,7 +136,7 @@ export interface FigureMeasure {
 }
 
 /**
- * Finds each figure in the built pages (figure[data-figure] holding an inline <svg> or an <img> of
+ * Finds each figure in the built pages (figure[data-figure] holding inline <svg>s, one per lane, or an <img> of
  * figures/<id>.<hash>.svg) and sizes it; `files` are the built figures/*.svg, by file name.
  */
 export function measureFigures(pages: ReadonlyArray<{ path: string; html: string }>, files: ReadonlyMap<string, string>): FigureMeasure[] {
@@ -149,7 +149,8 @@ export function measureFigures(pages: ReadonlyArray<{ path: string; html: string
     for (const m of html.matchAll(/<figure\b[^>]*\bdata-figure="([^"]+)"[^>]*>([\s\S]*?)<\/figure>/g)) {
       const f = out.get(m[1]!);
       if (!f) throw new Error(`/${path} shows figure "${m[1]}", which has no file in figures/`);
-      const svg = /<svg\b[\s\S]*?<\/svg>/.exec(m[2]!)?.[0];
+      // Inline, a drawing is one <svg> per lane: all of them together.
+      const svg = m[2]!.match(/<svg\b[\s\S]*?<\/svg>/g)?.join('');
       if (svg) {
         f.inlineOn.push(path);
         const size = sizeOf(svg);
