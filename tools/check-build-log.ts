@@ -10,8 +10,8 @@
 //
 // Exit 0 when the log holds no warning, 1 when it does.
 import { createInterface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 
-const ANSI = /\u001b\[[0-9;]*m/g;
 const WARNING_LINE = [
   /\[WARN\]/,
   /^\s*(?:\(node:\d+\)\s+)?(?:\[[A-Z0-9]+\]\s+)?\w*Warning:/,
@@ -22,7 +22,7 @@ const WARNING_LINE = [
 export function findWarnings(log: string): string[] {
   return log
     .split('\n')
-    .map((line) => line.replace(ANSI, ''))
+    .map((line) => stripVTControlCharacters(line))
     .filter((line) => WARNING_LINE.some((re) => re.test(line)));
 }
 

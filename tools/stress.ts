@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const root = resolve(import.meta.dirname, '..');
 const outRoot = join(root, 'test-results/stress');
@@ -131,7 +131,7 @@ async function e2eRun(run: number): Promise<RunResult> {
       else {
         result.failed.push(test);
         const message = t.results.map((r) => r.error?.message ?? '').find(Boolean) ?? t.status;
-        result.errors.set(test, message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter(Boolean).slice(0, 3).join(' / '));
+        result.errors.set(test, stripVTControlCharacters(message).split('\n').filter(Boolean).slice(0, 3).join(' / '));
       }
     }
   }

@@ -6,7 +6,7 @@
 #   dev            the author's loop: astro dev, live reload of every edit under content/
 #                  serve, dev and preview take Astro's own flags after `--` (npm run dev -- --port 3000
 #                  --host 0.0.0.0); a --port or --host given there replaces the default above
-#   test           everything CI runs: the unit tests, and beside them the builds at / (dist/) and
+#   test           everything CI runs: lint (see check) and the unit tests, and beside them the builds at / (dist/) and
 #                  under a sub-path (dist-subpath/), for each its HTML (tests/dist) and the link gate,
 #                  and types (astro check); then one e2e run over both builds
 #   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
@@ -18,7 +18,10 @@
 #                  checks the same rule in-process
 #   verify-drift [--enhancements <copy>] [--kubernetes <copy>] [--at <ref>] [--update]
 #                  every excerpt and code note against a newer upstream (docs/refreshing.md)
-#   build|preview|check|unit|e2e|bench|verify-quotes   single steps
+#   check          the formatter (prettier --check), the linter (eslint), the layers' rules
+#                  (depcruise, .dependency-cruiser.cjs) and types (astro check); test runs the first three
+#                  as its lint step, and types after the builds
+#   build|preview|unit|e2e|bench|verify-quotes   single steps
 set -euo pipefail
 # Where the user stands (npm sets INIT_CWD): `evidence add <relative path>` resolves from there.
 export INIT_CWD="${INIT_CWD:-$PWD}"
@@ -72,6 +75,12 @@ builds() {
 built_html() { # <folder> <base>
   DIST_DIR=$1 SITE_BASE=$2 node --test "tests/dist/**/*.test.ts"
   SITE_BASE=$2 node tools/check-links.ts "$1"
+}
+# The formatter, the linter and the layers' rules.
+lint() {
+  prettier --check --log-level warn .
+  eslint --max-warnings 0 .
+  depcruise src tools tests astro.config.mjs --config .dependency-cruiser.cjs --output-type err
 }
 unit() { node --test --test-concurrency=2 "tests/unit/**/*.test.ts" "$@"; }
 # Runs the named functions side by side, each into its own log; prints each log whole, in the
@@ -136,7 +145,7 @@ case "$task" in
     echo "task: dev server at $server_url: edits under content/ show live; Ctrl-C stops it"
     exec astro dev "${server_args[@]}"
     ;;
-  check) astro check "$@" ;;
+  check) lint; astro check "$@" ;;
   unit) unit "$@" ;;
   e2e) builds; playwright test "$@" ;;
   verify-quotes) node tools/verify-quotes.ts "$@" ;;
@@ -146,7 +155,7 @@ case "$task" in
   bench) install_if_stale tools/lighthouse; node tools/bench.ts "$@" ;;
   stress) builds; node tools/stress.ts "$@" ;;
   test)
-    together unit types_builds_html
+    together lint unit types_builds_html
     playwright test
     ;;
   *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|verify-anchors|verify-drift|evidence" >&2; exit 2 ;;

@@ -59,7 +59,7 @@ export default function pagefindIntegration(options: PagefindOptions = {}): Astr
       'astro:build:done': async ({ dir, logger }) => {
         const site = fileURLToPath(dir);
         const outputPath = join(site, outputSubdir);
-        let files = 0;
+        let files: number;
         try {
           const { errors, index } = await pagefind.createIndex(config);
           check('createIndex', errors);

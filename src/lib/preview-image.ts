@@ -11,7 +11,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { RowModel, TableModel, Provenance } from './content/model.ts';
 import { PROVENANCE_LABEL } from './content/model.ts';
-import { plainText } from './markdown.ts';
 import { provenanceWords, homeQuestions, shortWords } from './preview-text.ts';
 import { COMMITTED_DIR, isOwnContent, buildCacheDir, pinnedVersions } from './preview-cache.ts';
 

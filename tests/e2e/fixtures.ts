@@ -79,6 +79,7 @@ interface WorkerFixtures {
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   renamedSite: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, use, workerInfo) => {
       // Built with the base of the project this worker runs (root or subpath).
       const base = new URL(workerInfo.project.use.baseURL!).pathname;

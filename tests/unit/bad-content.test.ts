@@ -11,6 +11,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../../src/lib/content/load.ts';
@@ -289,7 +290,7 @@ test('astro build: data and MDX mistakes fail before any page renders, each at f
   );
   assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
   assert.match(output, /figures\/fixture-figure\.yaml:10:\d+: row "fixture-first", column "fixture-ran", field "steps\[0\]\.cites\[1\]": unknown excerpt id/, output);
-  const plain = output.replace(/\x1B\[[0-9;]*m/g, ''); // Astro colours its error output when it may
+  const plain = stripVTControlCharacters(output); // Astro colours its error output when it may
   assert.match(plain, /\[ContentError\] \S+:\d+:\d+: /, 'Astro prints it as an AstroError whose first line is file:line:column');
   assert.match(plain, /Hint:\s+Fix each problem/, 'with its hint');
   assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, 'no stack trace through Astro\'s internals');

@@ -2,7 +2,7 @@
 // fields rendered through the site's own pipeline (the one astro.config.mjs configures).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Root } from 'hast';
+import type { Element, Root } from 'hast';
 import { rehypeBaseLinks } from '../../src/lib/rehype-base-links.ts';
 import { normaliseBase, joinBase } from '../../src/lib/base.ts';
 import { plainText } from '../../src/lib/markdown.ts';
@@ -18,7 +18,7 @@ const tree = (href: string): Root => ({
   type: 'root',
   children: [{ type: 'element', tagName: 'p', properties: {}, children: [{ type: 'element', tagName: 'a', properties: { href }, children: [] }] }],
 });
-const hrefOf = (t: Root) => ((t.children[0] as any).children[0].properties.href as string);
+const hrefOf = (t: Root) => ((t.children[0] as Element).children[0] as Element).properties.href as string;
 
 test('normaliseBase gives "/" or "/a/b/"', () => {
   assert.equal(normaliseBase(undefined), '/');

@@ -24,7 +24,7 @@ const hasRange = (n: unknown): n is Ranged => typeof n === 'object' && n !== nul
 
 /** A scalar as YAML text: plain when it reads back as the same string, else double-quoted. */
 const scalar = (value: string): string => {
-  let same = false;
+  let same: boolean;
   try { same = parse(value) === value; } catch { same = false; }
   return same && !value.includes(': ') && !value.includes(' #') ? value : JSON.stringify(value);
 };

@@ -1,0 +1,30 @@
+// @ts-check
+// The linter: JavaScript's and typescript-eslint's recommended rules, Astro's for components.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import astro from 'eslint-plugin-astro';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      'dist-subpath/',
+      '.astro/',
+      '.bench/',
+      'test-results/',
+      'playwright-report/',
+      'node_modules/',
+      'tools/lighthouse/node_modules/',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...astro.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+);
