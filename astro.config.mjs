@@ -60,7 +60,9 @@ export default defineConfig({
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at rows' old ids.
-    sitemap({ filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname) }),
+    sitemap({
+      filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname),
+    }),
     // preview-images/ keeps exactly the link-preview images this build of content/ wrote.
     previewCache(),
     // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.

@@ -7,4 +7,6 @@
 import { createRequire } from 'node:module';
 
 const load = createRequire(import.meta.url);
-export const { collections } = load('./lib/content/astro-collections.ts') as typeof import('./lib/content/astro-collections.ts');
+export const { collections } = load(
+  './lib/content/astro-collections.ts',
+) as typeof import('./lib/content/astro-collections.ts');

@@ -20,15 +20,43 @@ import { builtPagesIn } from './lib/site-pages.ts';
 import { loadContent } from '../src/lib/content/load.ts';
 import { routes } from '../src/lib/content/routes.ts';
 import {
-  sizeOf, addSizes, throughTable, firstRenderGzip, childCpuMs, marginalGzip, TABLE_PAGE_PARTS, evaluateBudgets, formatBudgets, markdownTable, formatBytes, writeScaledContent,
-  median, floorFirst, lighthouseRows, LIGHTHOUSE_HEADER, BUDGET, GZIP_LEVEL, ZERO, measureFigures, type PageMeasure, type NoJsCheck, type Size, type LighthouseSummary, type BuildPair, FLOOR_PROJECT,
+  sizeOf,
+  addSizes,
+  throughTable,
+  firstRenderGzip,
+  childCpuMs,
+  marginalGzip,
+  TABLE_PAGE_PARTS,
+  evaluateBudgets,
+  formatBudgets,
+  markdownTable,
+  formatBytes,
+  writeScaledContent,
+  median,
+  floorFirst,
+  lighthouseRows,
+  LIGHTHOUSE_HEADER,
+  BUDGET,
+  GZIP_LEVEL,
+  ZERO,
+  measureFigures,
+  type PageMeasure,
+  type NoJsCheck,
+  type Size,
+  type LighthouseSummary,
+  type BuildPair,
+  FLOOR_PROJECT,
 } from './lib/bench.ts';
 
 const root = resolve(import.meta.dirname, '..');
 // Lighthouse is a package of its own (tools/lighthouse/), installed by tools/task.sh on the bench's first
 // run, so the project's own install (npm ci, npm start, npm test) never downloads it.
 const lighthouseVersion = () =>
-  (JSON.parse(readFileSync(join(root, 'tools/lighthouse/node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
+  (
+    JSON.parse(readFileSync(join(root, 'tools/lighthouse/node_modules/lighthouse/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 const benchDir = join(root, '.bench');
 const realContent = join(root, 'content');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
@@ -37,29 +65,46 @@ const TABLE_PATH = ''; // the comparison table is the home page
 
 const { values: args } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '60,600' }, runs: { type: 'string', default: '1' },
-    'lighthouse-runs': { type: 'string', default: '3' }, 'clean-runs': { type: 'string', default: '8' },
+    sizes: { type: 'string', default: '60,600' },
+    runs: { type: 'string', default: '1' },
+    'lighthouse-runs': { type: 'string', default: '3' },
+    'clean-runs': { type: 'string', default: '8' },
   },
 });
 const sizes = args.sizes.split(',').filter(Boolean).map(Number);
 const runs = Number(args.runs);
 const lighthouseRuns = Number(args['lighthouse-runs']);
 const cleanRuns = Number(args['clean-runs']);
-if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(runs) || runs < 1 || !Number.isInteger(lighthouseRuns) || lighthouseRuns < 0 ||
-  !Number.isInteger(cleanRuns) || cleanRuns < 0)
+if (
+  sizes.some((n) => !Number.isInteger(n) || n < 1) ||
+  !Number.isInteger(runs) ||
+  runs < 1 ||
+  !Number.isInteger(lighthouseRuns) ||
+  lighthouseRuns < 0 ||
+  !Number.isInteger(cleanRuns) ||
+  cleanRuns < 0
+)
   throw new Error('usage: npm run bench -- [--sizes 60,600] [--runs 1] [--lighthouse-runs 3] [--clean-runs 8]');
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Runs a command to completion, its output appended to `logFile`; returns wall and CPU milliseconds. */
-function timed(cmd: string, argv: string[], env: NodeJS.ProcessEnv, logFile: string): Promise<{ wall: number; cpu: number }> {
+function timed(
+  cmd: string,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): Promise<{ wall: number; cpu: number }> {
   const fd = openSync(logFile, 'a');
   const start = performance.now();
   return new Promise((done, fail) => {
     // bash's `times` reports the command's CPU time (it and every child it waited for) on fd 3.
-    const child = spawn('bash', ['-c', '"$@"; s=$?; times >&3; exit $s', 'bench', cmd, ...argv],
-      { cwd: root, env, stdio: ['ignore', fd, fd, 'pipe'] });
+    const child = spawn('bash', ['-c', '"$@"; s=$?; times >&3; exit $s', 'bench', cmd, ...argv], {
+      cwd: root,
+      env,
+      stdio: ['ignore', fd, fd, 'pipe'],
+    });
     let times = '';
     child.stdio[3]!.on('data', (d: Buffer) => (times += d.toString()));
     child.on('error', fail);
@@ -67,14 +112,23 @@ function timed(cmd: string, argv: string[], env: NodeJS.ProcessEnv, logFile: str
       closeSync(fd);
       const wall = performance.now() - start;
       if (code === 0) done({ wall, cpu: childCpuMs(times) });
-      else fail(new Error(`${relative(root, cmd)} ${argv.join(' ')} exited ${code}; see ${relative(root, logFile)}:\n` +
-        readFileSync(logFile, 'utf8').split('\n').slice(-25).join('\n')));
+      else
+        fail(
+          new Error(
+            `${relative(root, cmd)} ${argv.join(' ')} exited ${code}; see ${relative(root, logFile)}:\n` +
+              readFileSync(logFile, 'utf8').split('\n').slice(-25).join('\n'),
+          ),
+        );
     });
   });
 }
 
 /** Wall and CPU milliseconds of the build, and the 1-minute load average at the start. */
-interface BuildTime { astro: number; cpu: number; load: number }
+interface BuildTime {
+  astro: number;
+  cpu: number;
+  load: number;
+}
 
 /**
  * `npm run build` (astro build, which runs Pagefind in its astro:build:done hook) into .bench/out-<label>,
@@ -89,7 +143,14 @@ async function build(label: string, contentDir: string): Promise<{ outDir: strin
   for (const dir of [outDir, cache]) rmSync(dir, { recursive: true, force: true });
   writeFileSync(logFile, '');
   const load = os.loadavg()[0]!;
-  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', OUT_DIR: outDir, CACHE_DIR: cache, CONTENT_DIR: contentDir, SITE_BASE: base };
+  const env = {
+    ...process.env,
+    ASTRO_TELEMETRY_DISABLED: '1',
+    OUT_DIR: outDir,
+    CACHE_DIR: cache,
+    CONTENT_DIR: contentDir,
+    SITE_BASE: base,
+  };
   const astro = await timed(bin('astro'), ['build'], env, logFile);
   return { outDir, times: { astro: astro.wall, cpu: astro.cpu, load } };
 }
@@ -112,17 +173,34 @@ async function cleanBuilds(count: number): Promise<BuildPair[]> {
   for (let i = -1; i < count; i++) {
     const cache = join(benchDir, 'cache-clean');
     const outDir = join(benchDir, 'out-clean');
-    for (const dir of [cache, outDir, join(floorDir, 'dist'), join(floorDir, '.astro'), join(floorDir, 'node_modules')]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [cache, outDir, join(floorDir, 'dist'), join(floorDir, '.astro'), join(floorDir, 'node_modules')])
+      rmSync(dir, { recursive: true, force: true });
     const logFile = join(benchDir, 'build-clean.log');
     writeFileSync(logFile, '');
-    const floorBuild = () => timed(bin('astro'), ['build', '--root', floorDir], { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, logFile);
-    const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', OUT_DIR: outDir, CACHE_DIR: cache, CONTENT_DIR: realContent, SITE_BASE: base };
+    const floorBuild = () =>
+      timed(bin('astro'), ['build', '--root', floorDir], { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, logFile);
+    const env = {
+      ...process.env,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      OUT_DIR: outDir,
+      CACHE_DIR: cache,
+      CONTENT_DIR: realContent,
+      SITE_BASE: base,
+    };
     const siteBuild = () => timed(bin('astro'), ['build'], env, logFile);
     let site, floor;
-    if (floorFirst(i)) { floor = await floorBuild(); site = await siteBuild(); } else { site = await siteBuild(); floor = await floorBuild(); }
+    if (floorFirst(i)) {
+      floor = await floorBuild();
+      site = await siteBuild();
+    } else {
+      site = await siteBuild();
+      floor = await floorBuild();
+    }
     if (i >= 0) pairs.push({ site, floor });
-    log(`clean build ${i < 0 ? 'warm-up (not counted)' : `${i + 1}/${count}`}: ${seconds(site.wall)}, CPU ${seconds(site.cpu)}; floor ${seconds(floor.wall)}, CPU ${seconds(floor.cpu)}` +
-      ` (load average ${os.loadavg()[0]!.toFixed(1)})`);
+    log(
+      `clean build ${i < 0 ? 'warm-up (not counted)' : `${i + 1}/${count}`}: ${seconds(site.wall)}, CPU ${seconds(site.cpu)}; floor ${seconds(floor.wall)}, CPU ${seconds(floor.cpu)}` +
+        ` (load average ${os.loadavg()[0]!.toFixed(1)})`,
+    );
   }
   return pairs;
 }
@@ -135,12 +213,12 @@ async function buildRuns(label: string, contentDir: string) {
     const b = await build(label, contentDir);
     outDir = b.outDir;
     times.push(b.times);
-    log(`  astro build ${seconds(b.times.astro)}, CPU ${seconds(b.times.cpu)} (load average ${b.times.load.toFixed(1)})`);
+    log(
+      `  astro build ${seconds(b.times.astro)}, CPU ${seconds(b.times.cpu)} (load average ${b.times.load.toFixed(1)})`,
+    );
   }
   return { outDir, times };
 }
-
-
 
 const isNetwork = (url: string) => /^https?:/.test(url);
 
@@ -166,10 +244,12 @@ export async function measurePage(browser: Browser, siteUrl: string, path: strin
   context.on('response', (res) => {
     const type = res.request().resourceType();
     if (type === 'document' || type === 'stylesheet' || type === 'script')
-      bodies.push(res.body().then((b) => {
-        by[type].push(sizeOf(b));
-        if (type === 'document') documentText = b.toString('utf8');
-      }));
+      bodies.push(
+        res.body().then((b) => {
+          by[type].push(sizeOf(b));
+          if (type === 'document') documentText = b.toString('utf8');
+        }),
+      );
   });
   const page = await context.newPage();
   const response = await page.goto(siteUrl + path, { waitUntil: 'networkidle' });
@@ -179,7 +259,8 @@ export async function measurePage(browser: Browser, siteUrl: string, path: strin
     [...document.querySelectorAll<HTMLScriptElement>('script:not([src])')]
       .filter((s) => s.type === '' || s.type === 'module' || /javascript/.test(s.type))
       .map((s) => s.textContent ?? '')
-      .join('\n'));
+      .join('\n'),
+  );
   await context.close();
   return {
     path,
@@ -202,23 +283,29 @@ export async function inspectTablePage(browser: Browser, siteUrl: string, expect
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(siteUrl + TABLE_PATH);
-  const missing = await page.evaluate((ids) =>
-    ids.filter((id) => {
-      const row = document.getElementById(id);
-      return !row || row.tagName !== 'TR' || (row.textContent ?? '').trim() === '';
-    }), expected);
-  const { full, cuts } = await page.evaluate((parts) => {
-    const html = (root: Element) => `<!DOCTYPE html>${root.outerHTML}`;
-    return {
-      full: html(document.documentElement),
-      cuts: parts.map(({ name, selector }) => {
-        const copy = document.documentElement.cloneNode(true) as Element;
-        const found = copy.querySelectorAll(selector);
-        found.forEach((el) => el.remove());
-        return { name, count: found.length, without: html(copy) };
+  const missing = await page.evaluate(
+    (ids) =>
+      ids.filter((id) => {
+        const row = document.getElementById(id);
+        return !row || row.tagName !== 'TR' || (row.textContent ?? '').trim() === '';
       }),
-    };
-  }, [...TABLE_PAGE_PARTS]);
+    expected,
+  );
+  const { full, cuts } = await page.evaluate(
+    (parts) => {
+      const html = (root: Element) => `<!DOCTYPE html>${root.outerHTML}`;
+      return {
+        full: html(document.documentElement),
+        cuts: parts.map(({ name, selector }) => {
+          const copy = document.documentElement.cloneNode(true) as Element;
+          const found = copy.querySelectorAll(selector);
+          found.forEach((el) => el.remove());
+          return { name, count: found.length, without: html(copy) };
+        }),
+      };
+    },
+    [...TABLE_PAGE_PARTS],
+  );
   await context.close();
   const noJs: NoJsCheck = { expected, missing };
   return { noJs, parts: marginalGzip(full, cuts), serialisedGzip: sizeOf(full).gzip };
@@ -244,22 +331,47 @@ async function benchSite(browser: Browser, label: string, contentDir: string, al
     let lighthouseLoad: number | undefined;
     if (lighthouse > 0) {
       lighthouseLoad = os.loadavg()[0]!;
-      const targets = [TABLE_PATH, routes.row(ids[0]!)].map((path) => ({ label: `/${path}`, url: server.siteUrl + path }));
+      const targets = [TABLE_PATH, routes.row(ids[0]!)].map((path) => ({
+        label: `/${path}`,
+        url: server.siteUrl + path,
+      }));
       const { runLighthouse } = await import('./lighthouse/lighthouse.ts');
       lh = await runLighthouse(targets, lighthouse, log);
     }
     // The figures' drawings, from the built files: each standalone SVG, and each inline copy.
     const figureDir = join(outDir, 'figures');
-    const figureFiles = new Map(existsSync(figureDir) ? readdirSync(figureDir).map((f) => [f, readFileSync(join(figureDir, f), 'utf8')] as const) : []);
-    const figures = measureFigures(paths.map((path) => ({ path, html: readFileSync(join(outDir, path.endsWith('.html') ? path : join(path, 'index.html')), 'utf8') })), figureFiles);
-    return { label, rows: table.noJs.expected.length, pageCount: paths.length, times, pages, lighthouse: lh, lighthouseLoad, figures, ...table };
+    const figureFiles = new Map(
+      existsSync(figureDir)
+        ? readdirSync(figureDir).map((f) => [f, readFileSync(join(figureDir, f), 'utf8')] as const)
+        : [],
+    );
+    const figures = measureFigures(
+      paths.map((path) => ({
+        path,
+        html: readFileSync(join(outDir, path.endsWith('.html') ? path : join(path, 'index.html')), 'utf8'),
+      })),
+      figureFiles,
+    );
+    return {
+      label,
+      rows: table.noJs.expected.length,
+      pageCount: paths.length,
+      times,
+      pages,
+      lighthouse: lh,
+      lighthouseLoad,
+      figures,
+      ...table,
+    };
   } finally {
     await server.stop();
   }
 }
 
 const timeCell = (xs: number[]) =>
-  xs.length === 1 ? seconds(xs[0]!) : `${seconds(median(xs))} (${seconds(Math.min(...xs))}–${seconds(Math.max(...xs))})`;
+  xs.length === 1
+    ? seconds(xs[0]!)
+    : `${seconds(median(xs))} (${seconds(Math.min(...xs))}–${seconds(Math.max(...xs))})`;
 
 async function main() {
   mkdirSync(benchDir, { recursive: true });
@@ -282,21 +394,59 @@ async function main() {
       chromium: browser.version(),
       os: `${os.type()} ${os.release()}`,
     };
-    writeFileSync(join(benchDir, 'results.json'), JSON.stringify({ base, gzipLevel: GZIP_LEVEL, runs, lighthouseRuns, machine, cleanBuilds: clean, real, scaled }, null, 2));
+    writeFileSync(
+      join(benchDir, 'results.json'),
+      JSON.stringify(
+        { base, gzipLevel: GZIP_LEVEL, runs, lighthouseRuns, machine, cleanBuilds: clean, real, scaled },
+        null,
+        2,
+      ),
+    );
 
-    const budgets = evaluateBudgets({ pages: real.pages, tablePath: TABLE_PATH, noJs: real.noJs, lighthouse: real.lighthouse, figures: real.figures, cleanBuilds: clean });
+    const budgets = evaluateBudgets({
+      pages: real.pages,
+      tablePath: TABLE_PATH,
+      noJs: real.noJs,
+      lighthouse: real.lighthouse,
+      figures: real.figures,
+      cleanBuilds: clean,
+    });
     const figureRows = real.figures.map((f) => [
-      f.id, f.file.raw, f.file.gzip, f.inline.raw, f.inline.gzip, f.inlineOn.map((p) => `/${p}`).join(', ') || '-', f.imageOn.map((p) => `/${p}`).join(', ') || '-',
+      f.id,
+      f.file.raw,
+      f.file.gzip,
+      f.inline.raw,
+      f.inline.gzip,
+      f.inlineOn.map((p) => `/${p}`).join(', ') || '-',
+      f.imageOn.map((p) => `/${p}`).join(', ') || '-',
     ]);
     const pageRows = real.pages.map((p) => [
-      `/${p.path}`, p.html.raw, p.html.gzip, p.css.raw, p.css.gzip, p.js.raw, p.js.gzip, p.inlineJs.gzip, p.requests,
+      `/${p.path}`,
+      p.html.raw,
+      p.html.gzip,
+      p.css.raw,
+      p.css.gzip,
+      p.js.raw,
+      p.js.gzip,
+      p.inlineJs.gzip,
+      p.requests,
     ]);
     const scaleRows = [real, ...scaled].map((s) => {
       const t = s.pages.find((p) => p.path === TABLE_PATH)!;
       const first = firstRenderGzip(t);
       return [
-        s.rows, s.pageCount, timeCell(s.times.map((x) => x.astro)), timeCell(s.times.map((x) => x.cpu)), t.html.raw, t.html.gzip, first ?? '-',
-        first === undefined ? 'FAIL (no table)' : first <= BUDGET.tableFirstRenderGzip ? 'PASS' : `FAIL (+${formatBytes(first - BUDGET.tableFirstRenderGzip)})`,
+        s.rows,
+        s.pageCount,
+        timeCell(s.times.map((x) => x.astro)),
+        timeCell(s.times.map((x) => x.cpu)),
+        t.html.raw,
+        t.html.gzip,
+        first ?? '-',
+        first === undefined
+          ? 'FAIL (no table)'
+          : first <= BUDGET.tableFirstRenderGzip
+            ? 'PASS'
+            : `FAIL (+${formatBytes(first - BUDGET.tableFirstRenderGzip)})`,
         s.noJs.missing.length === 0 ? 'PASS' : `FAIL (${s.noJs.missing.length} missing)`,
       ];
     });
@@ -323,52 +473,74 @@ async function main() {
       '',
       '### Budgets',
       '',
-      ...(clean ? [
-        `Clean build: \`astro build\` with an empty build cache and no output folder, as CI and a host's deploy build start,` +
-          ` ${cleanRuns} time${cleanRuns === 1 ? '' : 's'}, each paired with a clean build of a bare Astro + MDX project of one page` +
-          ' (the floor every Astro build pays), the floor first in one pair and the site first in the next, after one pair not counted;' +
-          ' the budget is the interquartile mean of the pairs\' ratios (the quarter at each end left out, the rest averaged on a log' +
-          ' scale), wall and CPU (user + system of the processes), so it holds on a faster or slower machine and one disturbed pair' +
-          ` does not decide it. The 1-minute load average when they started was ${cleanLoad.toFixed(1)}.`,
-        '',
-      ] : []),
+      ...(clean
+        ? [
+            `Clean build: \`astro build\` with an empty build cache and no output folder, as CI and a host's deploy build start,` +
+              ` ${cleanRuns} time${cleanRuns === 1 ? '' : 's'}, each paired with a clean build of a bare Astro + MDX project of one page` +
+              ' (the floor every Astro build pays), the floor first in one pair and the site first in the next, after one pair not counted;' +
+              " the budget is the interquartile mean of the pairs' ratios (the quarter at each end left out, the rest averaged on a log" +
+              ' scale), wall and CPU (user + system of the processes), so it holds on a faster or slower machine and one disturbed pair' +
+              ` does not decide it. The 1-minute load average when they started was ${cleanLoad.toFixed(1)}.`,
+            '',
+          ]
+        : []),
       formatBudgets(budgets),
       '',
-      ...(real.lighthouse ? [
-        '### Lighthouse',
-        '',
-        `Lighthouse ${lighthouseVersion()} (npm) in the same Chromium, against the same server; each figure is the median of` +
-          ` ${lighthouseRuns} run${lighthouseRuns === 1 ? '' : 's'}. Presets: Lighthouse's default (mobile: simulated slow 4G, 4x CPU` +
-          ' slowdown) and its desktop config. LCP and TBT are simulated from the trace of this machine\'s main thread: the 4x' +
-          ' slowdown multiplies tasks that a busy machine already runs slowly, so the benchmark index (Lighthouse\'s own measure' +
-          ` of this machine's speed during the run; a typical desktop scores 1000 or more) says how far to trust them.` +
-          ` The 1-minute load average when Lighthouse started was ${real.lighthouseLoad!.toFixed(1)}.`,
-        '',
-        markdownTable(LIGHTHOUSE_HEADER, lighthouseRows(real.lighthouse)),
-        '',
-      ] : []),
+      ...(real.lighthouse
+        ? [
+            '### Lighthouse',
+            '',
+            `Lighthouse ${lighthouseVersion()} (npm) in the same Chromium, against the same server; each figure is the median of` +
+              ` ${lighthouseRuns} run${lighthouseRuns === 1 ? '' : 's'}. Presets: Lighthouse's default (mobile: simulated slow 4G, 4x CPU` +
+              " slowdown) and its desktop config. LCP and TBT are simulated from the trace of this machine's main thread: the 4x" +
+              " slowdown multiplies tasks that a busy machine already runs slowly, so the benchmark index (Lighthouse's own measure" +
+              ` of this machine's speed during the run; a typical desktop scores 1000 or more) says how far to trust them.` +
+              ` The 1-minute load average when Lighthouse started was ${real.lighthouseLoad!.toFixed(1)}.`,
+            '',
+            markdownTable(LIGHTHOUSE_HEADER, lighthouseRows(real.lighthouse)),
+            '',
+          ]
+        : []),
       '### Figures',
       '',
-      'Each figure\'s drawing (content/figures/), built to SVG: the standalone file (its own light and dark colours),',
+      "Each figure's drawing (content/figures/), built to SVG: the standalone file (its own light and dark colours),",
       `and the largest copy placed inline in a page (colours from the page). Budget: ${formatBytes(BUDGET.figureGzip)} gzip each.`,
       '',
-      markdownTable(['figure', 'file', 'file gzip', 'inline', 'inline gzip', 'inline on', 'as an image on'], figureRows),
+      markdownTable(
+        ['figure', 'file', 'file gzip', 'inline', 'inline gzip', 'inline on', 'as an image on'],
+        figureRows,
+      ),
       '',
       '### Pages',
       '',
-      markdownTable(['page', 'HTML', 'HTML gzip', 'CSS', 'CSS gzip', 'JS files', 'JS gzip', 'inline JS gzip', 'requests'], pageRows),
+      markdownTable(
+        ['page', 'HTML', 'HTML gzip', 'CSS', 'CSS gzip', 'JS files', 'JS gzip', 'inline JS gzip', 'requests'],
+        pageRows,
+      ),
       '',
       '### Build time and table size as the table grows',
       '',
       'Rows beyond the real six are synthetic (`bench-axis-NNNN`, filler text the length of the real cells, real',
       'cites), generated into `.bench/` and never committed.',
       '',
-      markdownTable(['axes', 'pages', 'build', 'build CPU', 'table HTML', 'HTML gzip',
-        'to the table\'s end + CSS, gzip', `<= ${formatBytes(BUDGET.tableFirstRenderGzip)}`, 'rows without JS'], scaleRows),
+      markdownTable(
+        [
+          'axes',
+          'pages',
+          'build',
+          'build CPU',
+          'table HTML',
+          'HTML gzip',
+          "to the table's end + CSS, gzip",
+          `<= ${formatBytes(BUDGET.tableFirstRenderGzip)}`,
+          'rows without JS',
+        ],
+        scaleRows,
+      ),
       '',
-      '### Where the table page\'s bytes go',
+      "### Where the table page's bytes go",
       '',
-      'Marginal gzip bytes of each part: the page\'s gzip size minus that of the page without the part (parts',
+      "Marginal gzip bytes of each part: the page's gzip size minus that of the page without the part (parts",
       'overlap, so they do not add up).',
       '',
       markdownTable(['part', ...sites.map((x) => `${x.rows} axes`)], partRows),

@@ -33,7 +33,9 @@ async function main(): Promise<number> {
     warnings.push(...findWarnings(line));
   }
   if (warnings.length === 0) return 0;
-  process.stderr.write(`\ncheck-build-log: the build printed ${warnings.length} warning(s); a clean build prints none:\n`);
+  process.stderr.write(
+    `\ncheck-build-log: the build printed ${warnings.length} warning(s); a clean build prints none:\n`,
+  );
   for (const w of warnings) process.stderr.write(`  ${w.trim()}\n`);
   return 1;
 }

@@ -50,7 +50,6 @@ const htmlFiles = (dir: string): string[] =>
     .map((f) => f.split(sep).join('/'))
     .sort();
 
-
 /** linkinator's result URLs drop the local server's origin: "sub/rows/" or "http://…" (external). */
 const sitePath = (url: string | undefined): string =>
   url === undefined ? '(unknown)' : /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `/${url.replace(/^\.?\/+/, '')}`;
@@ -65,7 +64,8 @@ function describeMissing(r: LinkResult, base: string): string {
   if (hash !== -1 && r.status !== undefined && r.status >= 200 && r.status < 300) {
     return `no element with id="${decodeURIComponent(href.slice(hash + 1))}" on ${href.slice(0, hash)}`;
   }
-  if (r.status === 0 && !href.startsWith('/')) return `not a well-formed URL${errors.length ? ` (${errors.join('; ')})` : ''}`;
+  if (r.status === 0 && !href.startsWith('/'))
+    return `not a well-formed URL${errors.length ? ` (${errors.join('; ')})` : ''}`;
   if (r.status === 404) {
     const page = href.replace(/#.*$/, '');
     const hint = page.startsWith(base) ? '' : ` (the link does not start with the base path ${base})`;
@@ -82,7 +82,8 @@ function externalProblem(url: string): string | undefined {
   } catch {
     return 'not a well-formed URL';
   }
-  if (!EXTERNAL_SCHEMES.has(parsed.protocol)) return `unsupported scheme "${parsed.protocol}" (use https:, http: or mailto:)`;
+  if (!EXTERNAL_SCHEMES.has(parsed.protocol))
+    return `unsupported scheme "${parsed.protocol}" (use https:, http: or mailto:)`;
   if (parsed.protocol !== 'mailto:' && !parsed.hostname.includes('.') && parsed.hostname !== 'localhost')
     return `host "${parsed.hostname}" is not a domain name`;
   return undefined;
@@ -91,7 +92,8 @@ function externalProblem(url: string): string | undefined {
 export async function checkLinks(options: CheckOptions): Promise<LinkReport> {
   const dir = resolve(options.dir);
   const base = normaliseBase(options.base);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`build folder ${options.dir} not found (build first)`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new Error(`build folder ${options.dir} not found (build first)`);
   const files = htmlFiles(dir);
   if (files.length === 0) throw new Error(`no HTML pages in ${options.dir} (build first)`);
 
@@ -128,9 +130,15 @@ export async function checkLinks(options: CheckOptions): Promise<LinkReport> {
       checkFragments: true,
       checkCss: true,
       // Links to the deployed origin (canonical, og:url, sitemap) are checked against this build.
-      urlRewriteExpressions: siteOrigin && siteOrigin !== local
-        ? [{ pattern: new RegExp(`^${siteOrigin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`), replacement: local }]
-        : [],
+      urlRewriteExpressions:
+        siteOrigin && siteOrigin !== local
+          ? [
+              {
+                pattern: new RegExp(`^${siteOrigin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`),
+                replacement: local,
+              },
+            ]
+          : [],
       // Everything else is external: never fetched, only checked for form below.
       linksToSkip: async (url: string) => !isInternal(url),
     });
@@ -144,7 +152,10 @@ export async function checkLinks(options: CheckOptions): Promise<LinkReport> {
     };
     // linkinator names a start page by the path it was given ("exercise", "."); show the page's URL path.
     const pageOf = (parent: string | undefined): string => {
-      const path = sitePath(parent).replace(/(^|\/)\.(?=\/|$)/g, '').replace(/\/index\.html$/, '/').replace(/\/+/g, '/');
+      const path = sitePath(parent)
+        .replace(/(^|\/)\.(?=\/|$)/g, '')
+        .replace(/\/index\.html$/, '/')
+        .replace(/\/+/g, '/');
       const onDisk = join(root, ...path.split('/').filter(Boolean));
       return !path.endsWith('/') && existsSync(onDisk) && statSync(onDisk).isDirectory() ? `${path}/` : path || '/';
     };
@@ -176,7 +187,9 @@ export function formatProblem(p: LinkProblem): string {
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.length > 1 || args.some((a) => a.startsWith('-'))) {
-    console.error('usage: node tools/check-links.ts [build dir, default dist]   (SITE_BASE, SITE_URL from the environment)');
+    console.error(
+      'usage: node tools/check-links.ts [build dir, default dist]   (SITE_BASE, SITE_URL from the environment)',
+    );
     return 2;
   }
   const dir = args[0] ?? 'dist';

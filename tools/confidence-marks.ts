@@ -20,5 +20,7 @@ for (const page of ['index.html', 'drain/index.html']) {
   $('.reading-label, .legend, .figure-text').remove();
   const plain = count($('main').text(), /as we read|in our reading|as we understand|our reading/gi);
   const total = labels.length + drawn + figureText + plain;
-  console.log(`${page}: ${total} marks (${total - closed} on first load): ${labels.length} labels (${closed} in closed details), ${drawn} in drawings, ${figureText} in figure text, ${plain} in plain words`);
+  console.log(
+    `${page}: ${total} marks (${total - closed} on first load): ${labels.length} labels (${closed} in closed details), ${drawn} in drawings, ${figureText} in figure text, ${plain} in plain words`,
+  );
 }

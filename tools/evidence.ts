@@ -40,12 +40,16 @@ capture = resolve(process.env.INIT_CWD ?? process.cwd(), capture);
 try {
   const added = await addCapture(capture, content);
   for (const a of added) {
-    console.log(`evidence: added ${a.file} (${a.id}); set measure.evidence on row "${a.axis}", column "${a.backend}" at ${a.axesAt}`);
+    console.log(
+      `evidence: added ${a.file} (${a.id}); set measure.evidence on row "${a.axis}", column "${a.backend}" at ${a.axesAt}`,
+    );
   }
   console.log('evidence: next, npm run build: the cell(s) show as Measured, with what was read from the output');
 } catch (error) {
   if (!(error instanceof ContentError)) throw error;
-  console.error(`evidence: refused, nothing written (${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}):`);
+  console.error(
+    `evidence: refused, nothing written (${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}):`,
+  );
   for (const p of error.problems) console.error(`  ${describe(p)}`);
   process.exit(1);
 }

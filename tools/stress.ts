@@ -33,12 +33,15 @@ const runs = Number(args.runs);
 const loops = Number(args.load);
 const sliceMs = Number(args.slice) * 1000;
 if (!(runs >= 1 && loops >= 0 && sliceMs >= 1000)) {
-  console.error('usage: node tools/stress.ts [--runs N>=1] [--load N>=0] [--slice seconds>=1] [--project root|subpath ...]');
+  console.error(
+    'usage: node tools/stress.ts [--runs N>=1] [--load N>=0] [--slice seconds>=1] [--project root|subpath ...]',
+  );
   process.exit(2);
 }
 
 const log = (line: string) => console.log(`stress: ${line}`);
-const minutes = (ms: number) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+const minutes = (ms: number) =>
+  `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
 const loadAverage = () => os.loadavg()[0]!.toFixed(1);
 
 // ---- the load generator -------------------------------------------------------------------
@@ -48,7 +51,9 @@ function startLoad(count: number): () => void {
   let running = true;
   const children = new Set<ChildProcess>();
   const spawnLoop = () => {
-    const child = spawn(process.execPath, ['-e', `const end = Date.now() + ${sliceMs}; while (Date.now() < end);`], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-e', `const end = Date.now() + ${sliceMs}; while (Date.now() < end);`], {
+      stdio: 'ignore',
+    });
     children.add(child);
     child.once('exit', () => {
       children.delete(child);
@@ -64,10 +69,25 @@ function startLoad(count: number): () => void {
 
 // ---- one e2e run --------------------------------------------------------------------------
 
-interface JsonTest { projectName: string; status: 'expected' | 'unexpected' | 'flaky' | 'skipped'; results: { error?: { message?: string } }[] }
-interface JsonSpec { title: string; file: string; tests: JsonTest[] }
-interface JsonSuite { title: string; specs?: JsonSpec[]; suites?: JsonSuite[] }
-interface JsonReport { suites?: JsonSuite[]; errors?: { message?: string }[] }
+interface JsonTest {
+  projectName: string;
+  status: 'expected' | 'unexpected' | 'flaky' | 'skipped';
+  results: { error?: { message?: string } }[];
+}
+interface JsonSpec {
+  title: string;
+  file: string;
+  tests: JsonTest[];
+}
+interface JsonSuite {
+  title: string;
+  specs?: JsonSpec[];
+  suites?: JsonSuite[];
+}
+interface JsonReport {
+  suites?: JsonSuite[];
+  errors?: { message?: string }[];
+}
 
 interface RunResult {
   run: number;
@@ -83,8 +103,13 @@ interface RunResult {
 }
 
 /** Every test in a file's suite, per project: "file › describe › title", its project and its outcome. */
-function* testsOf(suite: JsonSuite, describes: string[] = []): Generator<{ name: string; project: string; test: JsonTest }> {
-  for (const spec of suite.specs ?? []) for (const test of spec.tests) yield { name: [spec.file, ...describes, spec.title].join(' › '), project: test.projectName, test };
+function* testsOf(
+  suite: JsonSuite,
+  describes: string[] = [],
+): Generator<{ name: string; project: string; test: JsonTest }> {
+  for (const spec of suite.specs ?? [])
+    for (const test of spec.tests)
+      yield { name: [spec.file, ...describes, spec.title].join(' › '), project: test.projectName, test };
   for (const child of suite.suites ?? []) yield* testsOf(child, [...describes, child.title]);
 }
 
@@ -102,16 +127,31 @@ async function e2eRun(run: number): Promise<RunResult> {
   const out = createWriteStream(logFile);
   const exit = await new Promise<number | null>((done) => {
     const projects = args.project.flatMap((p) => ['--project', p]);
-    current = spawn(join(root, 'node_modules/.bin/playwright'), ['test', '--reporter=list,json', '--trace=retain-on-failure', `--output=${join(outRoot, name)}`, ...projects], {
-      cwd: root, env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: json, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    current = spawn(
+      join(root, 'node_modules/.bin/playwright'),
+      ['test', '--reporter=list,json', '--trace=retain-on-failure', `--output=${join(outRoot, name)}`, ...projects],
+      {
+        cwd: root,
+        env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: json, FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     current.stdout!.pipe(out, { end: false });
     current.stderr!.pipe(out, { end: false });
     current.once('exit', (code) => done(code));
   });
   stopLoad();
   out.end();
-  const result: RunResult = { run, ms: Date.now() - started, exit, passed: 0, failed: [], skipped: 0, errors: new Map(), load: [loadBefore, loadAverage()] };
+  const result: RunResult = {
+    run,
+    ms: Date.now() - started,
+    exit,
+    passed: 0,
+    failed: [],
+    skipped: 0,
+    errors: new Map(),
+    load: [loadBefore, loadAverage()],
+  };
   let report: JsonReport;
   try {
     report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
@@ -151,12 +191,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 mkdirSync(outRoot, { recursive: true });
 const started = Date.now();
-log(`${runs} runs of the e2e suite${args.project.length ? ` (${args.project.join(', ')})` : ''}, under ${loops} busy loop(s) on ${os.availableParallelism()} CPUs (load average ${loadAverage()})`);
+log(
+  `${runs} runs of the e2e suite${args.project.length ? ` (${args.project.join(', ')})` : ''}, under ${loops} busy loop(s) on ${os.availableParallelism()} CPUs (load average ${loadAverage()})`,
+);
 const results: RunResult[] = [];
 for (let run = 1; run <= runs; run++) {
   const r = await e2eRun(run);
   results.push(r);
-  log(`run ${run}/${runs}: ${r.passed} passed, ${r.failed.length} failed, ${r.skipped} skipped in ${minutes(r.ms)} (load average ${r.load[0]} -> ${r.load[1]})`);
+  log(
+    `run ${run}/${runs}: ${r.passed} passed, ${r.failed.length} failed, ${r.skipped} skipped in ${minutes(r.ms)} (load average ${r.load[0]} -> ${r.load[1]})`,
+  );
   for (const test of r.failed) log(`  FAILED ${test}${r.errors.has(test) ? `\n          ${r.errors.get(test)}` : ''}`);
 }
 
@@ -167,8 +211,13 @@ const total = results.reduce((n, r) => n + r.failed.length, 0);
 console.log('');
 console.log('| project › test | failed runs |');
 console.log('|---|---:|');
-if (failures.size === 0) console.log(`| every test (${results[0]?.passed ?? 0} passed, ${results[0]?.skipped ?? 0} skipped per run) | 0 of ${runs} |`);
+if (failures.size === 0)
+  console.log(
+    `| every test (${results[0]?.passed ?? 0} passed, ${results[0]?.skipped ?? 0} skipped per run) | 0 of ${runs} |`,
+  );
 for (const [test, n] of [...failures].sort()) console.log(`| ${test} | ${n} of ${runs} |`);
 console.log('');
-log(`${total} failures in ${results.length} loaded runs; run times ${results.map((r) => minutes(r.ms)).join(', ')}; wall time ${minutes(Date.now() - started)}`);
+log(
+  `${total} failures in ${results.length} loaded runs; run times ${results.map((r) => minutes(r.ms)).join(', ')}; wall time ${minutes(Date.now() - started)}`,
+);
 process.exit(total === 0 ? 0 : 1);

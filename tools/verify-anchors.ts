@@ -19,7 +19,12 @@ import { kubernetesSources } from '../src/lib/content/upstream.ts';
 import { verifyAnchors } from '../src/lib/content/anchors.ts';
 
 async function main(): Promise<number> {
-  const { folder, content } = parseCheckArgs(process.argv.slice(2), 'verify-anchors', 'folder of <repo>/<commit>/<path> files', kubernetesSources());
+  const { folder, content } = parseCheckArgs(
+    process.argv.slice(2),
+    'verify-anchors',
+    'folder of <repo>/<commit>/<path> files',
+    kubernetesSources(),
+  );
   const data = await loadOrReport(content, 'code notes');
   if (!data) return 1;
   const { checked, failures } = verifyAnchors(data, upstreamReader(folder));

@@ -20,9 +20,13 @@ import { formatReport } from './lib/drift-report.ts';
 import { applyUpdate, planUpdate } from './lib/drift-update.ts';
 import { openUpstream, UpstreamError, type Upstream } from './lib/drift-upstream.ts';
 
-const USAGE = 'usage: node tools/verify-drift.ts [--enhancements <copy>] [--kubernetes <copy>] [--at <ref>] [--update] [--content <dir>]';
+const USAGE =
+  'usage: node tools/verify-drift.ts [--enhancements <copy>] [--kubernetes <copy>] [--at <ref>] [--update] [--content <dir>]';
 /** The options naming a copy, and the repository each is a copy of. */
-const COPIES: Record<string, string> = { '--enhancements': 'kubernetes/enhancements', '--kubernetes': 'kubernetes/kubernetes' };
+const COPIES: Record<string, string> = {
+  '--enhancements': 'kubernetes/enhancements',
+  '--kubernetes': 'kubernetes/kubernetes',
+};
 
 function usage(message?: string): never {
   if (message) console.error(`verify-drift: ${message}`);
@@ -30,13 +34,20 @@ function usage(message?: string): never {
   process.exit(2);
 }
 
-interface Args { copies: Map<string, string>; at?: string; update: boolean; content: string }
+interface Args {
+  copies: Map<string, string>;
+  at?: string;
+  update: boolean;
+  content: string;
+}
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { copies: new Map(), update: false, content: 'content' };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
-    const [flag, inline] = raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined];
+    const [flag, inline] = raw.includes('=')
+      ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)]
+      : [raw, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (!v) usage(`${flag} needs a value`);
@@ -52,7 +63,8 @@ function parseArgs(argv: string[]): Args {
     } else usage(`unexpected argument ${raw}`);
   }
   if (args.copies.size === 0) usage('give at least one copy: --enhancements <copy> and/or --kubernetes <copy>');
-  if (!existsSync(args.content) || !statSync(args.content).isDirectory()) usage(`content directory ${args.content} not found`);
+  if (!existsSync(args.content) || !statSync(args.content).isDirectory())
+    usage(`content directory ${args.content} not found`);
   return args;
 }
 
@@ -81,9 +93,11 @@ async function main(): Promise<number> {
     const written = applyUpdate(plan);
     console.log('', '--update:');
     for (const line of [...plan.updated, ...plan.kept]) console.log(`  ${line}`);
-    console.log(written.length > 0
-      ? `  rewrote ${written.length} file${written.length === 1 ? '' : 's'}: review with git diff, then build (npm run build) and run verify:quotes and verify:anchors against the new copies`
-      : '  nothing to rewrite');
+    console.log(
+      written.length > 0
+        ? `  rewrote ${written.length} file${written.length === 1 ? '' : 's'}: review with git diff, then build (npm run build) and run verify:quotes and verify:anchors against the new copies`
+        : '  nothing to rewrite',
+    );
   }
   const n = tally(results);
   const dateProblems = results.filter((r) => r.dateProblem).length;

@@ -13,7 +13,11 @@ import { folderReader, loadOrReport, parseCheckArgs } from './lib/content-cli.ts
 import { verifyQuotes } from './lib/quotes.ts';
 
 async function main(): Promise<number> {
-  const { folder: checkout, content } = parseCheckArgs(process.argv.slice(2), 'verify-quotes', 'path to a kubernetes/enhancements checkout');
+  const { folder: checkout, content } = parseCheckArgs(
+    process.argv.slice(2),
+    'verify-quotes',
+    'path to a kubernetes/enhancements checkout',
+  );
   // The content is read by the site's own loader: the same schemas, the same error messages.
   const data = await loadOrReport(content, 'quotes');
   if (!data) return 1;

@@ -20,15 +20,25 @@ import { transformerStyleToClass } from '@shikijs/transformers';
 import type { ShikiTransformer } from 'shiki';
 import type { Element, Root, RootContent } from 'hast';
 import {
-  formatPolicy, inlineAttributes, inlineHashes, unionHashes, usedShikiCss, withPolicyHeader, withPolicyMeta,
-  HEADER_ONLY_POLICY, type InlineHashes,
+  formatPolicy,
+  inlineAttributes,
+  inlineHashes,
+  unionHashes,
+  usedShikiCss,
+  withPolicyHeader,
+  withPolicyMeta,
+  HEADER_ONLY_POLICY,
+  type InlineHashes,
 } from '../lib/csp.ts';
 
 const SHIKI_CLASS_PREFIX = 'shiki-c-';
 
 async function htmlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.html'))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 }
 
 /**
@@ -55,7 +65,10 @@ export default function cspIntegration(): AstroIntegration {
     hooks: {
       'astro:config:setup': ({ command, updateConfig }) => {
         // Only builds: in dev the classes' rules would never reach the page.
-        if (command === 'build') updateConfig({ markdown: { shikiConfig: { transformers: [styleToClass, remainingStylesToClass(styleToClass)] } } });
+        if (command === 'build')
+          updateConfig({
+            markdown: { shikiConfig: { transformers: [styleToClass, remainingStylesToClass(styleToClass)] } },
+          });
       },
       // Before Pagefind's hook (integrations run in order), so the index sees the final pages.
       'astro:build:done': async ({ dir, logger }) => {
@@ -70,7 +83,8 @@ export default function cspIntegration(): AstroIntegration {
           const code = usedShikiCss(html, registry, SHIKI_CLASS_PREFIX);
           if (code) html = html.replace('</head>', `<style>${code}</style></head>`);
           const attributes = [...new Set(inlineAttributes(html))];
-          if (attributes.length > 0) problems.push(`${name}: inline ${attributes.join(', ')} attribute(s) would need 'unsafe-inline'`);
+          if (attributes.length > 0)
+            problems.push(`${name}: inline ${attributes.join(', ')} attribute(s) would need 'unsafe-inline'`);
           const hashes = inlineHashes(html);
           pages.push(hashes);
           await writeFile(file, withPolicyMeta(html, formatPolicy(hashes)));
@@ -78,8 +92,13 @@ export default function cspIntegration(): AstroIntegration {
         if (problems.length > 0) throw new Error(`csp: the policy would break these pages:\n${problems.join('\n')}`);
         const headersFile = join(out, '_headers');
         const all = unionHashes(pages);
-        await writeFile(headersFile, withPolicyHeader(await readFile(headersFile, 'utf8'), formatPolicy(all, HEADER_ONLY_POLICY)));
-        logger.info(`policy in ${pages.length} pages and _headers: ${all.scripts.length} script and ${all.styles.length} style hashes`);
+        await writeFile(
+          headersFile,
+          withPolicyHeader(await readFile(headersFile, 'utf8'), formatPolicy(all, HEADER_ONLY_POLICY)),
+        );
+        logger.info(
+          `policy in ${pages.length} pages and _headers: ${all.scripts.length} script and ${all.styles.length} style hashes`,
+        );
       },
     },
   };

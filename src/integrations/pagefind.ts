@@ -53,7 +53,9 @@ export default function pagefindIntegration(options: PagefindOptions = {}): Astr
         const self = names.indexOf('pagefind');
         for (const name of options.after ?? [])
           if (!names.includes(name) || names.indexOf(name) > self)
-            throw new Error(`pagefind must come after the "${name}" integration in astro.config.mjs: it indexes the pages "${name}" finishes`);
+            throw new Error(
+              `pagefind must come after the "${name}" integration in astro.config.mjs: it indexes the pages "${name}" finishes`,
+            );
       },
       // `dir` is the configured outDir (OUT_DIR for tests and the bench) for a static build.
       'astro:build:done': async ({ dir, logger }) => {
@@ -77,7 +79,9 @@ export default function pagefindIntegration(options: PagefindOptions = {}): Astr
         const pages = Object.values(entry.languages).reduce((sum, l) => sum + l.page_count, 0);
         const languages = Object.keys(entry.languages).join(', ');
         const shown = relative(process.cwd(), outputPath);
-        logger.info(`indexed ${pages} of ${files} HTML pages (${languages}) into ${shown.startsWith('..') ? outputPath : shown}/`);
+        logger.info(
+          `indexed ${pages} of ${files} HTML pages (${languages}) into ${shown.startsWith('..') ? outputPath : shown}/`,
+        );
       },
     },
   };

@@ -14,10 +14,13 @@ export default function previewCache(): AstroIntegration {
       'astro:build:done': async ({ dir, logger }) => {
         if (!isOwnContent()) return;
         const out = fileURLToPath(dir);
-        const built = (await readdir(out, { recursive: true })).filter((f) => f.endsWith('.png') && f.startsWith(routes.previews)).map((f) => join(out, f));
+        const built = (await readdir(out, { recursive: true }))
+          .filter((f) => f.endsWith('.png') && f.startsWith(routes.previews))
+          .map((f) => join(out, f));
         if (built.length === 0) return; // a build that wrote no preview image says nothing about which are used
         const removed = pruneUnused(COMMITTED_DIR, built);
-        if (removed.length > 0) logger.info(`removed ${removed.length} preview image(s) no page uses from preview-images/`);
+        if (removed.length > 0)
+          logger.info(`removed ${removed.length} preview image(s) no page uses from preview-images/`);
       },
     },
   };

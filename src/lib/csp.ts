@@ -34,7 +34,8 @@ export interface InlineHashes {
 }
 
 /** 'sha256-…' of a text, as CSP hashes it (UTF-8 bytes of the element's text). */
-export const cspHash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+export const cspHash = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 // Built pages are Astro's own serialisation: attributes are quoted, and a script's or style's text
 // cannot contain its end tag, so these patterns find exactly what a browser parses as such.
@@ -50,7 +51,8 @@ export function inlineHashes(html: string): InlineHashes {
 }
 
 /** Attributes that would need 'unsafe-inline' (or 'unsafe-hashes'): "style", "onclick", ... */
-export const inlineAttributes = (html: string): string[] => [...html.matchAll(INLINE_ATTRIBUTE)].map((m) => m[1]!.toLowerCase());
+export const inlineAttributes = (html: string): string[] =>
+  [...html.matchAll(INLINE_ATTRIBUTE)].map((m) => m[1]!.toLowerCase());
 
 /** Serialises directives, with the hashes added to script-src and style-src. */
 export function formatPolicy(hashes: InlineHashes, extra: Readonly<Record<string, readonly string[]>> = {}): string {
@@ -60,7 +62,9 @@ export function formatPolicy(hashes: InlineHashes, extra: Readonly<Record<string
     'style-src': [...BASE_POLICY['style-src']!, ...hashes.styles],
     ...extra,
   };
-  return Object.entries(directives).map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
+  return Object.entries(directives)
+    .map(([name, sources]) => [name, ...sources].join(' '))
+    .join('; ');
 }
 
 /** Every hash of several pages, for the one policy a header sends with all of them. */
@@ -98,13 +102,25 @@ export function withPolicyHeader(headers: string, policy: string): string {
  * The rules of Shiki's style-to-class transformer (class name -> declarations) that the page
  * uses, as one stylesheet; '' when it uses none. Throws on a class with no rule.
  */
-export function usedShikiCss(html: string, registry: ReadonlyMap<string, string | Record<string, string>>, prefix: string): string {
+export function usedShikiCss(
+  html: string,
+  registry: ReadonlyMap<string, string | Record<string, string>>,
+  prefix: string,
+): string {
   const classes = [...html.matchAll(/\sclass="([^"]*)"/g)].flatMap((m) => m[1]!.split(/\s+/));
   const used = [...new Set(classes.filter((c) => c.startsWith(prefix)))].sort();
-  return used.map((name) => {
-    const style = registry.get(name);
-    if (style === undefined) throw new Error(`the code class ${name} has no rule (was the page highlighted in another process?)`);
-    const body = typeof style === 'string' ? style : Object.entries(style).map(([k, v]) => `${k}:${v}`).join(';');
-    return `.${name}{${body}}`;
-  }).join('');
+  return used
+    .map((name) => {
+      const style = registry.get(name);
+      if (style === undefined)
+        throw new Error(`the code class ${name} has no rule (was the page highlighted in another process?)`);
+      const body =
+        typeof style === 'string'
+          ? style
+          : Object.entries(style)
+              .map(([k, v]) => `${k}:${v}`)
+              .join(';');
+      return `.${name}{${body}}`;
+    })
+    .join('');
 }

@@ -21,7 +21,17 @@ export const headingAnchor: Options = {
     children: [],
   }),
   content: (heading: Element) => [
-    { type: 'element', tagName: 'span', properties: { ariaHidden: 'true', class: 'anchor-icon' }, children: [{ type: 'text', value: '#' }] },
-    { type: 'element', tagName: 'span', properties: { class: 'sr-only' }, children: [{ type: 'text', value: `Section titled “${textOf(heading)}”` }] },
+    {
+      type: 'element',
+      tagName: 'span',
+      properties: { ariaHidden: 'true', class: 'anchor-icon' },
+      children: [{ type: 'text', value: '#' }],
+    },
+    {
+      type: 'element',
+      tagName: 'span',
+      properties: { class: 'sr-only' },
+      children: [{ type: 'text', value: `Section titled “${textOf(heading)}”` }],
+    },
   ],
 };

@@ -9,14 +9,21 @@ const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', a
 function withoutCites(html: string): string {
   let out = '';
   let at = 0;
-  for (let start = html.indexOf('<span class="cites">'); start !== -1; start = html.indexOf('<span class="cites">', at)) {
+  for (
+    let start = html.indexOf('<span class="cites">');
+    start !== -1;
+    start = html.indexOf('<span class="cites">', at)
+  ) {
     out += html.slice(at, start);
     let depth = 0;
     const tag = /<(\/?)span\b[^>]*>/g;
     tag.lastIndex = start;
     for (let m = tag.exec(html); m; m = tag.exec(html)) {
       depth += m[1] ? -1 : 1;
-      if (depth === 0) { at = tag.lastIndex; break; }
+      if (depth === 0) {
+        at = tag.lastIndex;
+        break;
+      }
     }
     if (depth !== 0) return out + html.slice(start);
   }
@@ -29,7 +36,8 @@ export function plainText(html: string): string {
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) =>
       e[0] === '#'
         ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
-        : named[e.toLowerCase()] ?? whole)
+        : (named[e.toLowerCase()] ?? whole),
+    )
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -9,14 +9,16 @@ import { join, resolve } from 'node:path';
 export const COMMITTED_DIR = join(process.cwd(), 'preview-images');
 
 /** Is this run building the project's own content folder (not CONTENT_DIR's fixture or synthetic table)? */
-export const isOwnContent = (): boolean => resolve(process.env.CONTENT_DIR ?? 'content') === join(process.cwd(), 'content');
+export const isOwnContent = (): boolean =>
+  resolve(process.env.CONTENT_DIR ?? 'content') === join(process.cwd(), 'content');
 
 /** A folder in the build cache (CACHE_DIR, else Astro's own, node_modules/.astro): never in the repository. */
 export const buildCacheDir = (name: string): string => resolve(process.env.CACHE_DIR ?? 'node_modules/.astro', name);
 
 /** The versions package.json pins the dependencies at (exact versions), for the names of kept files. */
 export const pinnedVersions = (): Record<string, string> =>
-  (JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+  (JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+    .dependencies;
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 

@@ -29,15 +29,23 @@ const loadFonts = () =>
 
 // The site's light palette (src/styles/tokens.css), so a card looks like the page it previews.
 const C = {
-  bg: '#ffffff', text: '#1b1d21', muted: '#4a5058', border: '#c9ced6', accent: '#1f4fa3', soft: '#f4f6f8',
-  measured: '#0f5c2e', 'to-measure': '#7a4a00', cited: '#1f4fa3',
+  bg: '#ffffff',
+  text: '#1b1d21',
+  muted: '#4a5058',
+  border: '#c9ced6',
+  accent: '#1f4fa3',
+  soft: '#f4f6f8',
+  measured: '#0f5c2e',
+  'to-measure': '#7a4a00',
+  cited: '#1f4fa3',
 } as const;
 const BORDER: Record<Provenance, string> = { measured: 'solid', 'to-measure': 'dashed', cited: 'dotted' };
 
 /** A satori element: what JSX would make, without a JSX runtime. */
 type Node = { type: string; props: Record<string, unknown> & { style?: Record<string, unknown>; children?: unknown } };
 const h = (type: string, style: Record<string, unknown>, ...children: unknown[]): Node => ({
-  type, props: { style: { display: 'flex', ...style }, children: children.length === 1 ? children[0] : children },
+  type,
+  props: { style: { display: 'flex', ...style }, children: children.length === 1 ? children[0] : children },
 });
 
 /** At most `lines` lines of text, cut with an ellipsis (satori's line clamp), never reworded. */
@@ -45,12 +53,23 @@ const clamp = (lines: number) => ({ display: 'block', lineClamp: lines, overflow
 
 function frame(top: string, ...body: Node[]): Node {
   // The padding sits on an inner box of explicit size: satori does not take a root's padding off its children's width.
-  return h('div', { width: PREVIEW.width, height: PREVIEW.height, background: C.bg, borderTop: `14px solid ${C.accent}` },
-    h('div', { width: PREVIEW.width - 2 * PAD_X, height: PREVIEW.height - 14 - 2 * PAD_Y, margin: `${PAD_Y}px ${PAD_X}px`,
-      flexDirection: 'column', color: C.text, fontFamily: 'DejaVu Sans' },
+  return h(
+    'div',
+    { width: PREVIEW.width, height: PREVIEW.height, background: C.bg, borderTop: `14px solid ${C.accent}` },
+    h(
+      'div',
+      {
+        width: PREVIEW.width - 2 * PAD_X,
+        height: PREVIEW.height - 14 - 2 * PAD_Y,
+        margin: `${PAD_Y}px ${PAD_X}px`,
+        flexDirection: 'column',
+        color: C.text,
+        fontFamily: 'DejaVu Sans',
+      },
       h('div', { fontSize: 24, color: C.muted, marginBottom: 20 }, top),
       ...body,
-    ));
+    ),
+  );
 }
 const PAD_X = 56;
 const PAD_Y = 40;
@@ -60,14 +79,47 @@ export function rowCard(row: RowModel, model: TableModel): Node {
     `${model.site.shortTitle} · one row, as of Kubernetes ${model.site.asOf}`,
     h('div', { fontSize: 52, fontWeight: 700, lineHeight: 1.15, marginBottom: 26, ...clamp(2) }, row.question),
     // Per backend, what the table shows at a glance: its short answer and its badge.
-    h('div', { gap: 20, flexGrow: 1 }, ...row.cells.map((cell) =>
-      h('div', { flexDirection: 'column', flex: 1, background: C.soft, border: `1px solid ${C.border}`, borderRadius: 8, padding: '14px 18px' },
-        h('div', { fontSize: 30, fontWeight: 700 }, cell.backend.name),
-        h('div', { fontSize: 20, color: C.muted, marginBottom: 10 }, cell.backend.run ? 'run in this phase' : 'read, not run'),
-        h('div', { fontSize: 25, lineHeight: 1.3, color: C.text, flexGrow: 1, marginBottom: 12, ...clamp(6) }, shortWords(cell)),
-        h('div', { fontSize: 24, fontWeight: 700, color: C[cell.provenance], border: `3px ${BORDER[cell.provenance]} ${C[cell.provenance]}`,
-          borderRadius: 6, padding: '2px 10px', alignSelf: 'flex-start' }, provenanceWords(cell)),
-      ))),
+    h(
+      'div',
+      { gap: 20, flexGrow: 1 },
+      ...row.cells.map((cell) =>
+        h(
+          'div',
+          {
+            flexDirection: 'column',
+            flex: 1,
+            background: C.soft,
+            border: `1px solid ${C.border}`,
+            borderRadius: 8,
+            padding: '14px 18px',
+          },
+          h('div', { fontSize: 30, fontWeight: 700 }, cell.backend.name),
+          h(
+            'div',
+            { fontSize: 20, color: C.muted, marginBottom: 10 },
+            cell.backend.run ? 'run in this phase' : 'read, not run',
+          ),
+          h(
+            'div',
+            { fontSize: 25, lineHeight: 1.3, color: C.text, flexGrow: 1, marginBottom: 12, ...clamp(6) },
+            shortWords(cell),
+          ),
+          h(
+            'div',
+            {
+              fontSize: 24,
+              fontWeight: 700,
+              color: C[cell.provenance],
+              border: `3px ${BORDER[cell.provenance]} ${C[cell.provenance]}`,
+              borderRadius: 6,
+              padding: '2px 10px',
+              alignSelf: 'flex-start',
+            },
+            provenanceWords(cell),
+          ),
+        ),
+      ),
+    ),
   );
 }
 
@@ -76,11 +128,21 @@ export function homeCard(model: TableModel): Node {
   return frame(
     `kube-proxy backends compared, as of Kubernetes ${model.site.asOf}`,
     h('div', { fontSize: 50, fontWeight: 700, lineHeight: 1.15, marginBottom: 24, ...clamp(3) }, model.site.title),
-    h('div', { fontSize: 28, marginBottom: 10 },
-      `${model.backends.map((b) => (b.run ? b.name : `${b.name} (read, not run)`)).join(' · ')}`),
-    h('div', { fontSize: 28, color: C.muted, flexGrow: 1 }, `${model.rows.length} axes, each cell marked how it knows: ${counts.join(', ')}`),
-    h('div', { flexDirection: 'column', fontSize: 22, color: C.muted, lineHeight: 1.35 },
-      ...homeQuestions(model).map((q) => h('div', { ...clamp(1) }, `• ${q}`))),
+    h(
+      'div',
+      { fontSize: 28, marginBottom: 10 },
+      `${model.backends.map((b) => (b.run ? b.name : `${b.name} (read, not run)`)).join(' · ')}`,
+    ),
+    h(
+      'div',
+      { fontSize: 28, color: C.muted, flexGrow: 1 },
+      `${model.rows.length} axes, each cell marked how it knows: ${counts.join(', ')}`,
+    ),
+    h(
+      'div',
+      { flexDirection: 'column', fontSize: 22, color: C.muted, lineHeight: 1.35 },
+      ...homeQuestions(model).map((q) => h('div', { ...clamp(1) }, `• ${q}`)),
+    ),
   );
 }
 
@@ -112,7 +174,9 @@ export async function renderPng(card: Node): Promise<Buffer> {
   for (const dir of [COMMITTED_DIR, cacheDir]) {
     try {
       return readFileSync(join(dir, name));
-    } catch { /* not drawn yet */ }
+    } catch {
+      /* not drawn yet */
+    }
   }
   const png = await drawPng(card);
   const dir = isOwnContent() ? COMMITTED_DIR : cacheDir;
@@ -127,8 +191,16 @@ export async function renderPng(card: Node): Promise<Buffer> {
  */
 export async function drawPng(card: Node): Promise<Buffer> {
   // Loaded on the first card drawn, not at import: a build whose cards are all cached never loads them.
-  const [{ default: satori }, { Resvg }, { default: sharp }] = await Promise.all([import('satori'), import('@resvg/resvg-js'), import('sharp')]);
-  const svg = await satori(card as Parameters<typeof satori>[0], { width: PREVIEW.width, height: PREVIEW.height, fonts: loadFonts() });
+  const [{ default: satori }, { Resvg }, { default: sharp }] = await Promise.all([
+    import('satori'),
+    import('@resvg/resvg-js'),
+    import('sharp'),
+  ]);
+  const svg = await satori(card as Parameters<typeof satori>[0], {
+    width: PREVIEW.width,
+    height: PREVIEW.height,
+    fonts: loadFonts(),
+  });
   const png = new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } }).render().asPng();
   return sharp(png).png({ palette: true, dither: 0, effort: 1, compressionLevel: 9 }).toBuffer();
 }

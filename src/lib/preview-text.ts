@@ -17,7 +17,12 @@ export const shortWords = (cell: RowModel['cells'][number]): string =>
 /** Alt text for a row's card: everything it shows, as words. */
 export const rowAlt = (row: RowModel): string =>
   `${row.question}. ` +
-  row.cells.map((c) => `${c.backend.name} (${c.backend.run ? 'run in this phase' : 'read, not run'}): ${shortWords(c)} ${provenanceWords(c)}.`).join(' ');
+  row.cells
+    .map(
+      (c) =>
+        `${c.backend.name} (${c.backend.run ? 'run in this phase' : 'read, not run'}): ${shortWords(c)} ${provenanceWords(c)}.`,
+    )
+    .join(' ');
 
 /** The questions the home card lists: all of them up to six, else five and how many more. */
 export function homeQuestions(model: TableModel): string[] {

@@ -25,7 +25,8 @@ function walk(node: AnyNode, base: string): void {
     }
     if ((child.type === 'mdxJsxFlowElement' || child.type === 'mdxJsxTextElement') && child.name === 'a') {
       for (const attr of child.attributes ?? []) {
-        if (attr.type === 'mdxJsxAttribute' && attr.name === 'href' && isSiteLink(attr.value)) attr.value = joinBase(base, attr.value);
+        if (attr.type === 'mdxJsxAttribute' && attr.name === 'href' && isSiteLink(attr.value))
+          attr.value = joinBase(base, attr.value);
       }
     }
     walk(child, base);

@@ -36,8 +36,16 @@ export interface ClaimsOptions {
 }
 
 const text = (value: string): Text => ({ type: 'text', value });
-const h = (tagName: string, className: string | undefined, children: ElementContent[], extra: Record<string, string> = {}): ElementContent => ({
-  type: 'element', tagName, properties: { ...(className && { className: [className] }), ...extra }, children,
+const h = (
+  tagName: string,
+  className: string | undefined,
+  children: ElementContent[],
+  extra: Record<string, string> = {},
+): ElementContent => ({
+  type: 'element',
+  tagName,
+  properties: { ...(className && { className: [className] }), ...extra },
+  children,
 });
 
 /** A citation link's accessible name: "Source: topology.go L55–66, pkg/proxy/topology.go" (holds what it shows). */
@@ -47,10 +55,12 @@ function citeLink(id: string, target: CiteTarget | undefined): ElementContent {
   if (!target) return h('span', 'cite-unknown', [{ type: 'text', value: `unknown citation “${id}”` }]);
   // The name is given whole: a visually hidden part inside a link is its own box in some browsers,
   // which breaks the name ("KEP-265 , lines 98–102"). It begins with what the link shows (WCAG 2.5.3).
-  return h('a', 'cite', [
-    { type: 'text', value: target.text },
-    h('span', 'cite-detail', [{ type: 'text', value: target.detail }]),
-  ], { href: target.href, ariaLabel: citeName(target), dataCite: id });
+  return h(
+    'a',
+    'cite',
+    [{ type: 'text', value: target.text }, h('span', 'cite-detail', [{ type: 'text', value: target.detail }])],
+    { href: target.href, ariaLabel: citeName(target), dataCite: id },
+  );
 }
 
 /** `[link, link]`: the links of one citation, in a span the stylesheet sets small. */
@@ -63,14 +73,19 @@ function citeGroup(node: TextDirective, resolve: CiteResolver): void {
 }
 
 function readingText(node: TextDirective): void {
-  const label: Text = { ...text(`${READING_LABEL}:`), data: { hName: 'span', hProperties: { className: ['reading-label'] } } };
+  const label: Text = {
+    ...text(`${READING_LABEL}:`),
+    data: { hName: 'span', hProperties: { className: ['reading-label'] } },
+  };
   node.children.unshift(label, text(' '));
   node.data = { hName: 'span', hProperties: { className: ['reading'] } };
 }
 
 function readingBlock(node: ContainerDirective): void {
   node.children.unshift({
-    type: 'paragraph', data: { hProperties: { className: ['reading-label'] } }, children: [text(READING_LABEL)],
+    type: 'paragraph',
+    data: { hProperties: { className: ['reading-label'] } },
+    children: [text(READING_LABEL)],
   });
   node.data = { hName: 'div', hProperties: { className: ['reading-block'] } };
 }
@@ -90,7 +105,11 @@ function restorePhrasing(node: TextDirective | LeafDirective, source: string | u
   if (raw === undefined) {
     const attrs = Object.entries(node.attributes ?? {}).map(([k, v]) => (v ? `${k}="${v}"` : k));
     const label = children.length > 0 ? '[' : '';
-    return [text(`${marker}${node.name}${label}`), ...children, text(`${label && ']'}${attrs.length > 0 ? `{${attrs.join(' ')}}` : ''}`)];
+    return [
+      text(`${marker}${node.name}${label}`),
+      ...children,
+      text(`${label && ']'}${attrs.length > 0 ? `{${attrs.join(' ')}}` : ''}`),
+    ];
   }
   const start = node.position!.start.offset!;
   const first = children[0]?.position?.start.offset;
@@ -129,11 +148,12 @@ export function remarkClaims(options: ClaimsOptions = {}) {
         parent.children.splice(index, 1, ...node.children);
         return index; // visit what it held, in its place
       }
-      const restored = node.type === 'containerDirective'
-        ? restoreBlock(node, source)
-        : node.type === 'leafDirective'
-          ? [{ type: 'paragraph', children: restorePhrasing(node, source) } satisfies RootContent]
-          : restorePhrasing(node, source);
+      const restored =
+        node.type === 'containerDirective'
+          ? restoreBlock(node, source)
+          : node.type === 'leafDirective'
+            ? [{ type: 'paragraph', children: restorePhrasing(node, source) } satisfies RootContent]
+            : restorePhrasing(node, source);
       parent.children.splice(index, 1, ...(restored as typeof parent.children));
       return index; // its children may hold directives too
     });

@@ -13,7 +13,8 @@ export interface YamlFields {
 
 function toValue(v: unknown): YamlValue {
   if (Array.isArray(v)) return v.map(toValue);
-  if (v !== null && typeof v === 'object') return Object.entries(v).map(([key, value]) => ({ key, value: toValue(value) }));
+  if (v !== null && typeof v === 'object')
+    return Object.entries(v).map(([key, value]) => ({ key, value: toValue(value) }));
   // A key with no value (`beta:`) is shown empty, as written, not as "null".
   return v === null || v === undefined ? '' : String(v);
 }
@@ -27,6 +28,10 @@ export function yamlFields(quote: string): YamlFields | undefined {
     return undefined;
   }
   if (data === null || typeof data !== 'object') return undefined;
-  const comments = quote.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('#')).map((l) => l.replace(/^#\s*/, ''));
+  const comments = quote
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('#'))
+    .map((l) => l.replace(/^#\s*/, ''));
   return { comments, fields: toValue(data) };
 }

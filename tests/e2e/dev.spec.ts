@@ -26,7 +26,9 @@ test.afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('npm run dev -- --port N --host H: serves there; edits show live, a content mistake shows in the terminal and the overlay, and a fix recovers', async ({ browser }) => {
+test('npm run dev -- --port N --host H: serves there; edits show live, a content mistake shows in the terminal and the overlay, and a fix recovers', async ({
+  browser,
+}) => {
   // Its own page: the dev server is another origin, and its overlay is a page error on purpose, so
   // the shared page's console and origin checks (fixtures.ts) are not for this one. The shared
   // fixtures keep this test in the same workers as the rest.
@@ -41,20 +43,46 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   // tools/task.sh execs Astro, so this process is the server itself.
   server = spawn('bash', ['tools/task.sh', 'dev', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: isolatedRoot(work),
-    env: { ...process.env, PORT: String(unwanted), CONTENT_DIR: content, CACHE_DIR: join(work, 'cache'), SITE_BASE: '/' },
+    env: {
+      ...process.env,
+      PORT: String(unwanted),
+      CONTENT_DIR: content,
+      CACHE_DIR: join(work, 'cache'),
+      SITE_BASE: '/',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (const stream of [server.stdout!, server.stderr!]) stream.on('data', (d: Buffer) => { output += d.toString(); });
+  for (const stream of [server.stdout!, server.stderr!])
+    stream.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
   const origin = `http://127.0.0.1:${port}`;
-  await expect.poll(async () => (await fetch(origin).catch(() => null))?.status, { timeout: 180_000, message: `dev server up:\n${output}` }).toBe(200);
+  await expect
+    .poll(async () => (await fetch(origin).catch(() => null))?.status, {
+      timeout: 180_000,
+      message: `dev server up:\n${output}`,
+    })
+    .toBe(200);
   expect(output).toContain(`task: dev server at ${origin}/`);
-  expect(await fetch(`http://127.0.0.1:${unwanted}/`).then(() => 'answered', () => 'refused'), 'nothing at PORT').toBe('refused');
+  expect(
+    await fetch(`http://127.0.0.1:${unwanted}/`).then(
+      () => 'answered',
+      () => 'refused',
+    ),
+    'nothing at PORT',
+  ).toBe('refused');
   // Astro got each flag once (a repeated flag is how the caller's --port used to be overridden).
   const cmdline = `/proc/${server.pid}/cmdline`;
   if (existsSync(cmdline)) {
     const argv = readFileSync(cmdline, 'utf8').split('\0');
-    expect(argv.filter((a) => a === '--port'), argv.join(' ')).toHaveLength(1);
-    expect(argv.filter((a) => a === '--host'), argv.join(' ')).toHaveLength(1);
+    expect(
+      argv.filter((a) => a === '--port'),
+      argv.join(' '),
+    ).toHaveLength(1);
+    expect(
+      argv.filter((a) => a === '--host'),
+      argv.join(' '),
+    ).toHaveLength(1);
   }
 
   // The first row's first cell, whatever they are today.
@@ -88,9 +116,16 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   const firstCite = String(axes.getIn([0, 'cells', backend, 'cites', 0]));
   axes.setIn([0, 'cells', backend, 'cites', 0], BAD_CITE);
   writeFileSync(axesFile, axes.toString());
-  const badLine = readFileSync(axesFile, 'utf8').split('\n').findIndex((l) => l.includes(BAD_CITE)) + 1;
-  const located = new RegExp(`comparison/axes\\.yaml:${badLine}:\\d+: row "${row}", column "${backend}", field "cites\\[0\\]": unknown excerpt id "${BAD_CITE}"`);
-  await expect.poll(() => output, { timeout: 60_000, message: 'the terminal shows the located problem' }).toMatch(located);
+  const badLine =
+    readFileSync(axesFile, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(BAD_CITE)) + 1;
+  const located = new RegExp(
+    `comparison/axes\\.yaml:${badLine}:\\d+: row "${row}", column "${backend}", field "cites\\[0\\]": unknown excerpt id "${BAD_CITE}"`,
+  );
+  await expect
+    .poll(() => output, { timeout: 60_000, message: 'the terminal shows the located problem' })
+    .toMatch(located);
   const overlay = page.locator('vite-error-overlay');
   await expect(async () => {
     await page.reload();

@@ -17,22 +17,25 @@ import { routes } from '../../src/lib/content/routes.ts';
 const DISABLED_RULES: Record<string, string> = {};
 
 /** The text a reader sees in <main>, leaving out buttons (script-only controls). */
-const readableText = (page: Page) => page.getByRole('main').evaluate((main) => {
-  const parts: string[] = [];
-  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement!;
-    if (!el.closest('button') && el.checkVisibility()) parts.push(node.textContent ?? '');
-  }
-  return parts.join('').replace(/\s+/g, ' ').trim();
-});
+const readableText = (page: Page) =>
+  page.getByRole('main').evaluate((main) => {
+    const parts: string[] = [];
+    const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement!;
+      if (!el.closest('button') && el.checkVisibility()) parts.push(node.textContent ?? '');
+    }
+    return parts.join('').replace(/\s+/g, ' ').trim();
+  });
 
 for (const path of builtPages()) {
   test(`every page: /${path}`, { tag: '@base' }, async ({ page, scriptlessPage: off, baseURL }) => {
     const violations = await recordCspViolations(page);
     const favicon = new URL('favicon.svg', baseURL).href;
     const requested: string[] = [];
-    page.on('request', (req) => { if (!/^(data|blob):/.test(req.url())) requested.push(req.url()); });
+    page.on('request', (req) => {
+      if (!/^(data|blob):/.test(req.url())) requested.push(req.url());
+    });
 
     const res = await page.goto(path);
     expect(res?.status(), 'status').toBe(200);
@@ -41,7 +44,7 @@ for (const path of builtPages()) {
       // The policy is really there (a missing one would make "no violations" meaningless), and
       // neither copy allows anything inline but by hash.
       const header = res?.headers()['content-security-policy'] ?? '';
-      const meta = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content') ?? '';
+      const meta = (await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')) ?? '';
       for (const policy of [header, meta]) {
         expect.soft(policy).toMatch(/(^|; )script-src 'self' [^;]*'sha256-/);
         expect.soft(policy).toMatch(/(^|; )style-src 'self' 'sha256-/);
@@ -53,7 +56,12 @@ for (const path of builtPages()) {
     if (path !== routes.search) {
       // Every page renders from its own HTML: its CSS, scripts and figures' drawings are inline.
       await test.step('rendered from its own HTML: nothing else is requested but the favicon', async () => {
-        expect.soft(requested.filter((u) => u !== favicon), 'requests at load').toEqual([res!.url()]);
+        expect
+          .soft(
+            requested.filter((u) => u !== favicon),
+            'requests at load',
+          )
+          .toEqual([res!.url()]);
       });
     }
 
@@ -67,12 +75,16 @@ for (const path of builtPages()) {
 
     await test.step('at 360 px wide it does not scroll sideways', async () => {
       await page.setViewportSize({ width: 360, height: 740 });
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), 'page width at 360 px').toBeLessThanOrEqual(360);
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.scrollWidth), 'page width at 360 px')
+        .toBeLessThanOrEqual(360);
     });
 
     await test.step('with JavaScript off it reads the same, and offers no button that cannot work', async () => {
       const failed: string[] = [];
-      const onResponse = (r: Response) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); };
+      const onResponse = (r: Response) => {
+        if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+      };
       off.on('response', onResponse);
       await off.goto(new URL(path, baseURL).href);
       await expect.soft(off.getByRole('heading', { level: 1 })).toBeVisible();

@@ -18,7 +18,12 @@ import { citeText } from '../../src/lib/content/cite-text.ts';
 
 const data = await loadContent('content');
 const table = assembleTable(data);
-const figure = (id: string): FigureModel => assembleFigure(data.figures.find((f) => f.id === id)!, data.backends, table.excerpts);
+const figure = (id: string): FigureModel =>
+  assembleFigure(
+    data.figures.find((f) => f.id === id)!,
+    data.backends,
+    table.excerpts,
+  );
 const DISPATCH = figure('dispatch');
 const TIMELINE = figure('drain-timeline');
 /** Where each shows: inline on every page. */
@@ -30,7 +35,9 @@ const PLACES = [
 ] as const;
 /** Every page that shows a figure: the MDX pages that embed it, and its rows' pages. */
 const EVERY_PLACE = [...data.figures.map((f) => figure(f.id))].flatMap((f) => [
-  ...data.pages.filter((p) => readFileSync(p.file, 'utf8').includes(`<Figure id="${f.id}" />`)).map((p) => ({ path: routes.page(p.id), figure: f })),
+  ...data.pages
+    .filter((p) => readFileSync(p.file, 'utf8').includes(`<Figure id="${f.id}" />`))
+    .map((p) => ({ path: routes.page(p.id), figure: f })),
   ...f.rows.map((row) => ({ path: routes.row(row), figure: f })),
 ]);
 /** The window widths a figure must fit: phones, a tablet, laptops and desktops. */
@@ -40,16 +47,20 @@ const fig = (page: Page, f: FigureModel) => page.locator(`figure[data-figure="${
 const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** A token's colour as the page resolves it, e.g. var(--bg) -> "rgb(255, 255, 255)". */
-const tokenColour = (page: Page, token: string) => page.evaluate((t) => {
-  const probe = document.createElement('span');
-  probe.style.color = `var(${t})`; // a probe set from script, not markup: the CSP governs attributes in HTML
-  document.body.append(probe);
-  const c = getComputedStyle(probe).color;
-  probe.remove();
-  return c;
-}, token);
+const tokenColour = (page: Page, token: string) =>
+  page.evaluate((t) => {
+    const probe = document.createElement('span');
+    probe.style.color = `var(${t})`; // a probe set from script, not markup: the CSP governs attributes in HTML
+    document.body.append(probe);
+    const c = getComputedStyle(probe).color;
+    probe.remove();
+    return c;
+  }, token);
 
-test('@base cold, without JavaScript: each figure draws on its pages, in light, dark and print', async ({ browser, baseURL }) => {
+test('@base cold, without JavaScript: each figure draws on its pages, in light, dark and print', async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   for (const place of PLACES) {
@@ -62,8 +73,12 @@ test('@base cold, without JavaScript: each figure draws on its pages, in light, 
     const label = drawing.locator('text.fig-label').first();
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme, media: 'screen' });
-      expect(await step.evaluate((r) => getComputedStyle(r).fill), `${place.path} ${colorScheme}: step fill`).toBe(await tokenColour(page, '--bg'));
-      expect(await label.evaluate((t) => getComputedStyle(t).fill), `${place.path} ${colorScheme}: text`).toBe(await tokenColour(page, '--text'));
+      expect(await step.evaluate((r) => getComputedStyle(r).fill), `${place.path} ${colorScheme}: step fill`).toBe(
+        await tokenColour(page, '--bg'),
+      );
+      expect(await label.evaluate((t) => getComputedStyle(t).fill), `${place.path} ${colorScheme}: text`).toBe(
+        await tokenColour(page, '--text'),
+      );
     }
     await page.emulateMedia({ colorScheme: 'dark', media: 'print' });
     expect(await label.evaluate((t) => getComputedStyle(t).fill), `${place.path} print`).toBe('rgb(0, 0, 0)');
@@ -76,7 +91,10 @@ test('@base cold, without JavaScript: each figure draws on its pages, in light, 
   await context.close();
 });
 
-interface AXNode { role: string; name: string }
+interface AXNode {
+  role: string;
+  name: string;
+}
 /** Chromium's computed role and name of the first element matching `selector`. */
 async function axNode(cdp: CDPSession, selector: string): Promise<AXNode> {
   const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
@@ -92,7 +110,10 @@ function stepReading(s: FigureModel['steps'][number]): string[] {
 }
 
 for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure === p.figure) === i)) {
-  test(`accessibility tree of "${place.figure.id}" on /${place.path}: its name, the drawing's, the steps as text in order`, async ({ scriptlessPage: page, baseURL }) => {
+  test(`accessibility tree of "${place.figure.id}" on /${place.path}: its name, the drawing's, the steps as text in order`, async ({
+    scriptlessPage: page,
+    baseURL,
+  }) => {
     await page.goto(`${baseURL}${place.path}`);
     const cdp = await page.context().newCDPSession(page);
     const id = routes.figureAnchor(place.figure.id);
@@ -109,18 +130,23 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
       at = found + squash(words).length;
     };
     // Stages that are all our own grouping are marked once, before them; otherwise each says its own.
-    if (stagesOurs(place.figure)) expectNext('its stages, our own grouping of the steps (our reading)', 'the stages, marked once');
+    if (stagesOurs(place.figure))
+      expectNext('its stages, our own grouping of the steps (our reading)', 'the stages, marked once');
     for (const stage of place.figure.stages)
-      (stagesOurs(place.figure) ? [stage.label] : stepReading({ ...stage, lane: '' })).forEach((w) => expectNext(w, `stage ${stage.id}`));
+      (stagesOurs(place.figure) ? [stage.label] : stepReading({ ...stage, lane: '' })).forEach((w) =>
+        expectNext(w, `stage ${stage.id}`),
+      );
     for (const lane of place.figure.lanes) {
       expectNext(lane.name, `lane ${lane.id}`);
-      for (const s of place.figure.steps.filter((x) => x.lane === lane.id)) stepReading(s).forEach((w) => expectNext(w, `step ${s.id}`));
+      for (const s of place.figure.steps.filter((x) => x.lane === lane.id))
+        stepReading(s).forEach((w) => expectNext(w, `step ${s.id}`));
     }
     // Each citation is a link named after its excerpt, to the excerpt's place on the site.
     for (const s of place.figure.steps.filter((x) => !x.reading)) {
       const links = page.locator(`#${routes.figureStepAnchor(place.figure.id, s.id)} .cite-list a`);
       await expect(links).toHaveCount(s.cites.length);
-      for (const [i, c] of s.cites.entries()) await expect(links.nth(i)).toHaveAccessibleName(citeText(c.source.label, c.excerpt.lines));
+      for (const [i, c] of s.cites.entries())
+        await expect(links.nth(i)).toHaveAccessibleName(citeText(c.source.label, c.excerpt.lines));
     }
   });
 }
@@ -130,26 +156,58 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
  * scale (rendered px per drawing unit), its stage bands' tops (drawn in the first lane, <use>d in the
  * others) and its step boxes' tops, in page px.
  */
-interface DrawnLane { left: number; right: number; top: number; scale: number; bands: number[]; steps: number[]; smallestFont: number }
-const drawn = (page: Page, f: FigureModel) => fig(page, f).locator('.figure-draw').evaluate((box) => ({
-  box: { left: box.getBoundingClientRect().left, right: box.getBoundingClientRect().right, width: box.clientWidth, scrollWidth: box.scrollWidth },
-  // The figure's box: as wide as the window less the page margins, and never scrolled.
-  outer: box.parentElement!.clientWidth,
-  window: document.documentElement.clientWidth,
-  pageScrollWidth: document.documentElement.scrollWidth,
-  lanes: [...box.querySelectorAll(':scope > svg')].map((svg): DrawnLane => {
-    const r = svg.getBoundingClientRect();
-    const scale = r.width / (svg as SVGSVGElement).viewBox.baseVal.width;
-    const tops = (sel: string) => [...svg.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().top + scrollY);
-    const fonts = [...svg.querySelectorAll('text, tspan')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
-    return { left: r.left, right: r.right, top: r.top + scrollY, scale, bands: tops('rect.fig-stage, use'), steps: tops('rect.fig-step'), smallestFont: Math.min(...fonts) };
-  }),
-  // Anything in the figure that scrolls sideways (a scroll container wider than its box).
-  scrollers: [...box.closest('figure')!.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(e).overflowX)).map((e) => e.className),
-}));
+interface DrawnLane {
+  left: number;
+  right: number;
+  top: number;
+  scale: number;
+  bands: number[];
+  steps: number[];
+  smallestFont: number;
+}
+const drawn = (page: Page, f: FigureModel) =>
+  fig(page, f)
+    .locator('.figure-draw')
+    .evaluate((box) => ({
+      box: {
+        left: box.getBoundingClientRect().left,
+        right: box.getBoundingClientRect().right,
+        width: box.clientWidth,
+        scrollWidth: box.scrollWidth,
+      },
+      // The figure's box: as wide as the window less the page margins, and never scrolled.
+      outer: box.parentElement!.clientWidth,
+      window: document.documentElement.clientWidth,
+      pageScrollWidth: document.documentElement.scrollWidth,
+      lanes: [...box.querySelectorAll(':scope > svg')].map((svg): DrawnLane => {
+        const r = svg.getBoundingClientRect();
+        const scale = r.width / (svg as SVGSVGElement).viewBox.baseVal.width;
+        const tops = (sel: string) =>
+          [...svg.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().top + scrollY);
+        const fonts = [...svg.querySelectorAll('text, tspan')].map(
+          (t) => parseFloat(getComputedStyle(t).fontSize) * scale,
+        );
+        return {
+          left: r.left,
+          right: r.right,
+          top: r.top + scrollY,
+          scale,
+          bands: tops('rect.fig-stage, use'),
+          steps: tops('rect.fig-step'),
+          smallestFont: Math.min(...fonts),
+        };
+      }),
+      // Anything in the figure that scrolls sideways (a scroll container wider than its box).
+      scrollers: [...box.closest('figure')!.querySelectorAll('*')]
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(e).overflowX))
+        .map((e) => e.className),
+    }));
 
 for (const place of EVERY_PLACE) {
-  test(`/${place.path}: "${place.figure.id}" whole at every width, no label under 12 px, stages in rows across the lanes`, async ({ browser, baseURL }) => {
+  test(`/${place.path}: "${place.figure.id}" whole at every width, no label under 12 px, stages in rows across the lanes`, async ({
+    browser,
+    baseURL,
+  }) => {
     const layout = layoutFigure(place.figure);
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
@@ -176,7 +234,10 @@ for (const place of EVERY_PLACE) {
           steps.forEach((s, k) => {
             const stage = place.figure.stages.findIndex((x) => x.id === s.stage);
             expect(lane.steps[k]!, `${name}: ${s.id} below its stage's band`).toBeGreaterThan(lane.bands[stage]!);
-            if (stage + 1 < lane.bands.length) expect(lane.steps[k]!, `${name}: ${s.id} above the next stage's band`).toBeLessThan(lane.bands[stage + 1]!);
+            if (stage + 1 < lane.bands.length)
+              expect(lane.steps[k]!, `${name}: ${s.id} above the next stage's band`).toBeLessThan(
+                lane.bands[stage + 1]!,
+              );
           });
         }
         // Side by side exactly when the box holds the lanes together (the layout's own width);
@@ -186,10 +247,17 @@ for (const place of EVERY_PLACE) {
         for (const lane of rest) {
           if (sideBySide) {
             expect(lane.top, `${at}: lanes side by side`).toBeCloseTo(first!.top, 0);
-            lane.bands.forEach((y, k) => expect(y, `${at}: stage ${place.figure.stages[k]!.id} in one row`).toBeCloseTo(first!.bands[k]!, 0));
+            lane.bands.forEach((y, k) =>
+              expect(y, `${at}: stage ${place.figure.stages[k]!.id} in one row`).toBeCloseTo(first!.bands[k]!, 0),
+            );
           } else {
             expect(lane.top, `${at}: lanes one after another`).toBeGreaterThan(first!.top);
-            lane.bands.forEach((y, k) => expect(y - lane.top, `${at}: stage ${place.figure.stages[k]!.id} at the same place down each lane`).toBeCloseTo(first!.bands[k]! - first!.top, 0));
+            lane.bands.forEach((y, k) =>
+              expect(
+                y - lane.top,
+                `${at}: stage ${place.figure.stages[k]!.id} at the same place down each lane`,
+              ).toBeCloseTo(first!.bands[k]! - first!.top, 0),
+            );
           }
         }
       }
@@ -198,7 +266,7 @@ for (const place of EVERY_PLACE) {
   });
 }
 
-test('axe: the drain page with its figure, and the home page\'s figure, clean in light and dark', async ({ page }) => {
+test("axe: the drain page with its figure, and the home page's figure, clean in light and dark", async ({ page }) => {
   await page.goto(routes.page('drain'));
   await expectAxeCleanInBothSchemes(page, { include: `#${routes.figureAnchor(TIMELINE.id)}` });
   await page.goto(routes.home);

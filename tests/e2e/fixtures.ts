@@ -22,8 +22,17 @@ export interface AxeOptions {
  */
 export const AXE_SCAN_BUDGET = 60_000;
 
-interface Found { id: string; impact: string; help: string; targets: string[] }
-declare global { interface Window { axe?: typeof axe } }
+interface Found {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+declare global {
+  interface Window {
+    axe?: typeof axe;
+  }
+}
 
 /**
  * Runs axe-core in the page as it is now and fails with a readable list of violations.
@@ -35,13 +44,21 @@ declare global { interface Window { axe?: typeof axe } }
 export async function expectAxeClean(page: Page, options: AxeOptions = {}): Promise<void> {
   base.info().setTimeout(base.info().timeout + AXE_SCAN_BUDGET);
   if (!(await page.evaluate(() => typeof window.axe?.run === 'function'))) await page.evaluate(axe.source);
-  const found = await page.evaluate(async ({ tags, include, disabled }): Promise<Found[]> => {
-    const results = await window.axe!.run(include ? { include: [include] } : document, {
-      runOnly: { type: 'tag', values: tags },
-      rules: Object.fromEntries(disabled.map((id) => [id, { enabled: false }])),
-    });
-    return results.violations.map((v) => ({ id: v.id, impact: String(v.impact), help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  }, { tags: AXE_TAGS, include: options.include, disabled: Object.keys(options.disable ?? {}) });
+  const found = await page.evaluate(
+    async ({ tags, include, disabled }): Promise<Found[]> => {
+      const results = await window.axe!.run(include ? { include: [include] } : document, {
+        runOnly: { type: 'tag', values: tags },
+        rules: Object.fromEntries(disabled.map((id) => [id, { enabled: false }])),
+      });
+      return results.violations.map((v) => ({
+        id: v.id,
+        impact: String(v.impact),
+        help: v.help,
+        targets: v.nodes.map((n) => n.target.join(' ')),
+      }));
+    },
+    { tags: AXE_TAGS, include: options.include, disabled: Object.keys(options.disable ?? {}) },
+  );
   const report = found.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.targets.join('\n    ')}`);
   expect(report, `axe violations on ${page.url()}`).toEqual([]);
 }

@@ -31,7 +31,9 @@ test('primary navigation reaches every section, with the base path', { tag: '@ba
 
 test('styles and assets load under the base path', { tag: '@base' }, async ({ page }) => {
   const failed: string[] = [];
-  page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+  });
   // Every request answered (the favicon, for one, is fetched after the load event).
   await page.goto('exercise/', { waitUntil: 'networkidle' });
   expect(failed).toEqual([]);

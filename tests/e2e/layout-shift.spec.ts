@@ -13,15 +13,22 @@ import { routes } from '../../src/lib/content/routes.ts';
 
 test.use({ viewport: { width: 1350, height: 940 } });
 
-test('no cell or header of the table shifts while the page loads (desktop width, 4x slower CPU)', async ({ page, baseURL }) => {
+test('no cell or header of the table shifts while the page loads (desktop width, 4x slower CPU)', async ({
+  page,
+  baseURL,
+}) => {
   await page.addInitScript(() => {
     const w = window as unknown as { tableShifts: string[] };
     w.tableShifts = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as Array<{ value: number; sources?: Array<{ node?: Node | null }> }>)
+      for (const entry of list.getEntries() as unknown as Array<{
+        value: number;
+        sources?: Array<{ node?: Node | null }>;
+      }>)
         for (const source of entry.sources ?? []) {
           const el = source.node instanceof Element ? source.node : source.node?.parentElement;
-          if (el && /^T[DH]$/.test(el.tagName) && el.closest('table.comparison')) w.tableShifts.push(`${entry.value.toFixed(5)} ${el.tagName} ${el.id}`);
+          if (el && /^T[DH]$/.test(el.tagName) && el.closest('table.comparison'))
+            w.tableShifts.push(`${entry.value.toFixed(5)} ${el.tagName} ${el.id}`);
         }
     }).observe({ type: 'layout-shift', buffered: true });
   });
@@ -29,5 +36,8 @@ test('no cell or header of the table shifts while the page loads (desktop width,
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await page.goto(`${baseURL}${routes.home}`, { waitUntil: 'load' });
   await expect(page.locator('table.comparison')).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { tableShifts: string[] }).tableShifts), 'table cells and headers that moved').toEqual([]);
+  expect(
+    await page.evaluate(() => (window as unknown as { tableShifts: string[] }).tableShifts),
+    'table cells and headers that moved',
+  ).toEqual([]);
 });

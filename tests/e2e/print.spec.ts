@@ -16,22 +16,38 @@ const SITE_RELATIVE = /(^|[\s(<])\/[\w.-]+\/[\w./#-]*/;
 
 for (const path of [routes.home, routes.page('drain')]) {
   for (const margin of [10, 15]) {
-    test(`/${path} on A4 with ${margin} mm margins: no text outside the page's content box, no site-relative link text`, async ({ page, baseURL }) => {
+    test(`/${path} on A4 with ${margin} mm margins: no text outside the page's content box, no site-relative link text`, async ({
+      page,
+      baseURL,
+    }) => {
       await page.goto(`${baseURL}${path}`);
-      const pdf = await page.pdf({ format: 'A4', margin: { top: `${margin}mm`, bottom: `${margin}mm`, left: `${margin}mm`, right: `${margin}mm` } });
+      const pdf = await page.pdf({
+        format: 'A4',
+        margin: { top: `${margin}mm`, bottom: `${margin}mm`, left: `${margin}mm`, right: `${margin}mm` },
+      });
       const { pages, runs } = await pdfText(pdf);
       test.info().annotations.push({ type: 'pages', description: `/${path}, A4, ${margin} mm: ${pages.length} pages` });
       expect(runs.length, 'the PDF has text').toBeGreaterThan(100);
       const left = margin * MM - TOLERANCE;
-      const outside = runs.filter((r) => r.x < left || r.x + r.width > pages[r.page - 1]!.width - left)
+      const outside = runs
+        .filter((r) => r.x < left || r.x + r.width > pages[r.page - 1]!.width - left)
         .map((r) => `page ${r.page}, x ${r.x.toFixed(1)}-${(r.x + r.width).toFixed(1)} pt: ${r.text}`);
-      expect(outside, `text outside ${(margin * MM).toFixed(1)}-${(pages[0]!.width - margin * MM).toFixed(1)} pt`).toEqual([]);
-      expect(runs.filter((r) => SITE_RELATIVE.test(r.text)).map((r) => `page ${r.page}: ${r.text}`), 'site-relative link text').toEqual([]);
+      expect(
+        outside,
+        `text outside ${(margin * MM).toFixed(1)}-${(pages[0]!.width - margin * MM).toFixed(1)} pt`,
+      ).toEqual([]);
+      expect(
+        runs.filter((r) => SITE_RELATIVE.test(r.text)).map((r) => `page ${r.page}: ${r.text}`),
+        'site-relative link text',
+      ).toEqual([]);
       if (path === routes.home) {
         // The table's notes name their links' whole address: the site's origin (SITE_URL, as in the
         // page's canonical link), then the path.
         const origin = new URL((await page.locator('link[rel="canonical"]').getAttribute('href'))!).origin;
-        expect(runs.some((r) => r.text.includes(`<${origin}/`)), `an address printed as ${origin}/…`).toBe(true);
+        expect(
+          runs.some((r) => r.text.includes(`<${origin}/`)),
+          `an address printed as ${origin}/…`,
+        ).toBe(true);
       }
     });
   }

@@ -14,12 +14,24 @@ const served = (baseURL: string | undefined, path: string) => new URL(path, base
 async function results(page: Page, query: string): Promise<Locator> {
   // "Searching for …" first, then "N results for …" or "No results for …".
   const escaped = query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  await expect(page.locator('pagefind-summary')).toHaveText(new RegExp(`^(No results|\\d+ results?) for ${escaped}$`), { timeout: 30_000 });
+  await expect(page.locator('pagefind-summary')).toHaveText(new RegExp(`^(No results|\\d+ results?) for ${escaped}$`), {
+    timeout: 30_000,
+  });
   // The summary comes first; each result is a skeleton placeholder until its data has loaded
   // (Pagefind loads the ones that scroll into view). Wait until none in view is still loading.
-  await expect.poll(() => page.locator('pagefind-results .pf-skeleton').evaluateAll((els) =>
-    els.filter((el) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).length),
-  { message: 'search results in view still loading', timeout: 30_000 }).toBe(0);
+  await expect
+    .poll(
+      () =>
+        page.locator('pagefind-results .pf-skeleton').evaluateAll(
+          (els) =>
+            els.filter((el) => {
+              const r = el.getBoundingClientRect();
+              return r.bottom > 0 && r.top < innerHeight;
+            }).length,
+        ),
+      { message: 'search results in view still loading', timeout: 30_000 },
+    )
+    .toBe(0);
   return page.getByRole('list', { name: 'Search results' });
 }
 
@@ -40,7 +52,8 @@ test.describe('search', () => {
     await expect(page.getByText('Search needs JavaScript')).toBeHidden();
     // Reach the box from the page the way a keyboard user does.
     const box = page.getByRole('searchbox', { name: 'Search this site' });
-    for (let i = 0; i < 40 && !(await box.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 40 && !(await box.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
     await expect(box).toBeFocused();
     await page.keyboard.type(title);
     const hit = (await results(page, title)).getByRole('link', { name: title, exact: true });
@@ -51,7 +64,8 @@ test.describe('search', () => {
 
     // Arrow keys move from the box into the results; Enter follows the focused link.
     await box.press('ArrowDown');
-    for (let i = 0; i < 20 && !(await hit.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 20 && !(await hit.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('ArrowDown');
     await expect(hit).toBeFocused();
     await page.keyboard.press('Enter');
     await page.waitForURL(new URL('exercise/', baseURL).href); // committed and loaded
@@ -66,7 +80,9 @@ test.describe('search', () => {
     await expectAxeCleanInBothSchemes(page);
     // Long words and URLs in the excerpts must wrap.
     await page.setViewportSize({ width: 360, height: 740 });
-    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), 'width with results at 360 px').toBeLessThanOrEqual(360);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth), 'width with results at 360 px')
+      .toBeLessThanOrEqual(360);
   });
 
   test('a row of the table is found on its own page', { tag: '@base' }, async ({ page, baseURL }) => {
@@ -76,7 +92,10 @@ test.describe('search', () => {
     const id = (await rowLink.getAttribute('href'))!.replace(/^#/, '');
     await page.goto('search/');
     const list = await search(page, question);
-    await expect(list.getByRole('link', { name: question, exact: true })).toHaveAttribute('href', served(baseURL, `rows/${id}/`));
+    await expect(list.getByRole('link', { name: question, exact: true })).toHaveAttribute(
+      'href',
+      served(baseURL, `rows/${id}/`),
+    );
   });
 
   test('a word on no page finds nothing, and says so', async ({ page }) => {
@@ -86,36 +105,47 @@ test.describe('search', () => {
     await expect(list.getByRole('link')).toHaveCount(0);
   });
 
-  test('the index holds the sitemap pages, not the 404 or search pages, and no link chrome', { tag: '@base' }, async ({ page, request, baseURL }) => {
-    const pages = await sitemapPages(request, baseURL!);
-    await page.goto('search/');
-    const indexed = await page.evaluate(async (bundle) => {
-      const pagefind = await import(bundle);
-      const all = await pagefind.search(null); // null: every page in the index
-      return Promise.all(all.results.map(async (r: { data: () => Promise<{ url: string; content: string }> }) => {
-        const d = await r.data();
-        return { url: d.url, content: d.content };
-      }));
-    }, new URL('pagefind/pagefind.js', baseURL).href) as { url: string; content: string }[];
-    const urls = indexed.map((d) => d.url);
-    const listed = pages.map((p) => served(baseURL, p.path));
-    expect(urls.filter((u) => !listed.includes(u)), 'indexed but not in the sitemap (404, search…)').toEqual([]);
-    for (const path of ['', 'exercise/', ...pages.filter((p) => p.path.startsWith('rows/')).map((p) => p.path)]) {
-      expect(urls, `${path || 'home'} is searchable`).toContain(served(baseURL, path));
-    }
-    // Screen-reader text of heading anchors and copy buttons is not content, nor are citation groups
-    // ("[KEP-265 L98–102]"): snippets show the prose (EXCLUDE_SELECTORS in src/integrations/pagefind.ts).
-    for (const d of indexed) expect(d.content, d.url).not.toMatch(/Section titled|Copy link|\[[^\]]*\bL\d+(–\d+)?\]/);
-  });
+  test(
+    'the index holds the sitemap pages, not the 404 or search pages, and no link chrome',
+    { tag: '@base' },
+    async ({ page, request, baseURL }) => {
+      const pages = await sitemapPages(request, baseURL!);
+      await page.goto('search/');
+      const indexed = (await page.evaluate(async (bundle) => {
+        const pagefind = await import(bundle);
+        const all = await pagefind.search(null); // null: every page in the index
+        return Promise.all(
+          all.results.map(async (r: { data: () => Promise<{ url: string; content: string }> }) => {
+            const d = await r.data();
+            return { url: d.url, content: d.content };
+          }),
+        );
+      }, new URL('pagefind/pagefind.js', baseURL).href)) as { url: string; content: string }[];
+      const urls = indexed.map((d) => d.url);
+      const listed = pages.map((p) => served(baseURL, p.path));
+      expect(
+        urls.filter((u) => !listed.includes(u)),
+        'indexed but not in the sitemap (404, search…)',
+      ).toEqual([]);
+      for (const path of ['', 'exercise/', ...pages.filter((p) => p.path.startsWith('rows/')).map((p) => p.path)]) {
+        expect(urls, `${path || 'home'} is searchable`).toContain(served(baseURL, path));
+      }
+      // Screen-reader text of heading anchors and copy buttons is not content, nor are citation groups
+      // ("[KEP-265 L98–102]"): snippets show the prose (EXCLUDE_SELECTORS in src/integrations/pagefind.ts).
+      for (const d of indexed) expect(d.content, d.url).not.toMatch(/Section titled|Copy link|\[[^\]]*\bL\d+(–\d+)?\]/);
+    },
+  );
 
   test('a hit in a table cell is headed by its row and its column', async ({ page, baseURL }) => {
     await page.goto('search/');
-    const subs = await page.evaluate(async (bundle) => {
+    const subs = (await page.evaluate(async (bundle) => {
       const pagefind = await import(bundle);
       const found = await pagefind.search('weight');
-      const data = await Promise.all(found.results.map((r: { data: () => Promise<{ sub_results: { title: string; url: string }[] }> }) => r.data()));
+      const data = await Promise.all(
+        found.results.map((r: { data: () => Promise<{ sub_results: { title: string; url: string }[] }> }) => r.data()),
+      );
       return data.flatMap((d) => d.sub_results);
-    }, new URL('pagefind/pagefind.js', baseURL).href) as { title: string; url: string }[];
+    }, new URL('pagefind/pagefind.js', baseURL).href)) as { title: string; url: string }[];
     // On the home page a cell's anchor is #<row>--<backend>; on a row page, its section's heading #cell-<backend>.
     const names: Record<string, string> = { iptables: 'iptables', ipvs: 'IPVS', nftables: 'nftables' };
     const home = subs.filter((s) => /^[^#]*#[a-z0-9-]+--(iptables|ipvs|nftables)$/.test(s.url));
@@ -126,7 +156,8 @@ test.describe('search', () => {
       expect(c.title, c.url).toMatch(new RegExp(`: ${names[backend]}( read, not run)?$`));
       expect(c.title.length, c.url).toBeGreaterThan(row.length);
     }
-    for (const c of rowPages) expect(c.title, c.url).toMatch(new RegExp(`^${names[c.url.split('#cell-')[1]!]}( read, not run)?$`));
+    for (const c of rowPages)
+      expect(c.title, c.url).toMatch(new RegExp(`^${names[c.url.split('#cell-')[1]!]}( read, not run)?$`));
   });
 
   test('without JavaScript the search page says so and points to the navigation', async ({ browser, baseURL }) => {
@@ -140,17 +171,24 @@ test.describe('search', () => {
   });
 });
 
-test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" link that lands on it', async ({ page }) => {
+test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" link that lands on it', async ({
+  page,
+}) => {
   await page.goto('exercise/');
-  const headings = await page.locator('.prose :is(h2, h3)').evaluateAll((hs) =>
-    hs.map((h) => ({ id: h.id, text: (h.textContent ?? '').trim() })));
+  const headings = await page
+    .locator('.prose :is(h2, h3)')
+    .evaluateAll((hs) => hs.map((h) => ({ id: h.id, text: (h.textContent ?? '').trim() })));
   expect(headings.length).toBeGreaterThan(0);
   for (const h of headings) {
-    await expect(page.getByRole('link', { name: `Section titled “${h.text}”`, exact: true })).toHaveAttribute('href', `#${h.id}`);
+    await expect(page.getByRole('link', { name: `Section titled “${h.text}”`, exact: true })).toHaveAttribute(
+      'href',
+      `#${h.id}`,
+    );
   }
   const first = headings[0]!;
   const anchor = page.getByRole('link', { name: `Section titled “${first.text}”`, exact: true });
-  for (let i = 0; i < 80 && !(await anchor.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 80 && !(await anchor.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(anchor).toBeFocused();
   await expect(anchor).toBeVisible();
   await page.keyboard.press('Enter');
@@ -159,7 +197,8 @@ test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" lin
   await expect(heading).toBeInViewport();
   // Not hidden under the sticky header (polled: the fragment scroll may land after the URL changes).
   const header = (await page.getByRole('banner').boundingBox())!;
-  await expect.poll(async () => (await heading.boundingBox())!.y, 'heading below the sticky header')
+  await expect
+    .poll(async () => (await heading.boundingBox())!.y, 'heading below the sticky header')
     .toBeGreaterThanOrEqual(header.y + header.height - 1);
 });
 
@@ -167,7 +206,10 @@ test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" lin
 const withToc = builtPages().find((path) => readBuiltPage(path).includes('class="toc"'));
 
 test('table of contents: an entry lands on its heading, below the sticky header', async ({ page }) => {
-  test.skip(withToc === undefined, 'no page is long enough for a table of contents yet (it needs three h2/h3 headings)');
+  test.skip(
+    withToc === undefined,
+    'no page is long enough for a table of contents yet (it needs three h2/h3 headings)',
+  );
   await page.goto(withToc!);
   const toc = page.getByRole('navigation', { name: 'On this page' });
   const last = toc.getByRole('link').last();
@@ -177,19 +219,25 @@ test('table of contents: an entry lands on its heading, below the sticky header'
   const heading = page.locator(`[id="${href.slice(1)}"]`);
   await expect(heading).toBeInViewport();
   const header = (await page.getByRole('banner').boundingBox())!;
-  await expect.poll(async () => (await heading.boundingBox())!.y, 'heading below the sticky header').toBeGreaterThanOrEqual(header.y + header.height - 1);
+  await expect
+    .poll(async () => (await heading.boundingBox())!.y, 'heading below the sticky header')
+    .toBeGreaterThanOrEqual(header.y + header.height - 1);
 });
 
-test('previous/next: Next leads on from the home page, and Previous leads back', { tag: '@base' }, async ({ page, baseURL }) => {
-  await page.goto('');
-  const order = page.getByRole('navigation', { name: 'Reading order' });
-  const next = (await order.locator('a[rel="next"]').getAttribute('href'))!;
-  await order.locator('a[rel="next"]').click();
-  await page.waitForURL(new URL(next, baseURL).href);
-  await order.locator('a[rel="prev"]').click();
-  await page.waitForURL(baseURL!);
-  await expect(order.locator('a[rel="prev"]')).toHaveCount(0);
-});
+test(
+  'previous/next: Next leads on from the home page, and Previous leads back',
+  { tag: '@base' },
+  async ({ page, baseURL }) => {
+    await page.goto('');
+    const order = page.getByRole('navigation', { name: 'Reading order' });
+    const next = (await order.locator('a[rel="next"]').getAttribute('href'))!;
+    await order.locator('a[rel="next"]').click();
+    await page.waitForURL(new URL(next, baseURL).href);
+    await order.locator('a[rel="prev"]').click();
+    await page.waitForURL(baseURL!);
+    await expect(order.locator('a[rel="prev"]')).toHaveCount(0);
+  },
+);
 
 test.describe('theme toggle', () => {
   const toggle = (page: Page) => page.getByRole('button', { name: 'Dark theme' });
@@ -210,7 +258,9 @@ test.describe('theme toggle', () => {
     // Waits for the record of the document now in the page (a navigation commits before its
     // <body> exists), then returns it: the theme, or null if none was set when <body> appeared.
     const themeAtBody = async () => {
-      const recorded = await page.waitForFunction(() => (window as unknown as { __themeAtBody?: string | null }).__themeAtBody !== undefined);
+      const recorded = await page.waitForFunction(
+        () => (window as unknown as { __themeAtBody?: string | null }).__themeAtBody !== undefined,
+      );
       await recorded.dispose();
       return page.evaluate(() => (window as unknown as { __themeAtBody?: string | null }).__themeAtBody);
     };
@@ -272,7 +322,13 @@ test.describe('print', () => {
     await page.goto('');
     await page.emulateMedia({ media: 'print' });
     const badges = await page.locator('.badge').evaluateAll((bs) =>
-      bs.map((b) => ({ kind: b.getAttribute('data-provenance'), color: getComputedStyle(b).color, border: getComputedStyle(b).borderTopStyle, text: (b.textContent ?? '').trim() })));
+      bs.map((b) => ({
+        kind: b.getAttribute('data-provenance'),
+        color: getComputedStyle(b).color,
+        border: getComputedStyle(b).borderTopStyle,
+        text: (b.textContent ?? '').trim(),
+      })),
+    );
     expect(badges.length).toBeGreaterThan(0);
     for (const b of badges) {
       expect(b.color, `${b.kind} badge`).toBe('rgb(0, 0, 0)');
@@ -282,8 +338,15 @@ test.describe('print', () => {
     const styles = new Map(badges.map((b) => [b.kind, b.border]));
     expect(new Set(styles.values()).size).toBe(styles.size);
     // The table is laid out for the page, not a scroll box.
-    expect(await page.getByRole('region').filter({ has: page.getByRole('table') }).evaluate((el) => getComputedStyle(el).overflowX)).toBe('visible');
-    const printed = await page.getByRole('contentinfo').getByRole('link', { name: 'kubernetes/enhancements' })
+    expect(
+      await page
+        .getByRole('region')
+        .filter({ has: page.getByRole('table') })
+        .evaluate((el) => getComputedStyle(el).overflowX),
+    ).toBe('visible');
+    const printed = await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: 'kubernetes/enhancements' })
       .evaluate((a) => getComputedStyle(a, '::after').content);
     expect(printed).toContain('https://github.com/kubernetes/enhancements');
   });
@@ -292,13 +355,20 @@ test.describe('print', () => {
 test.describe('360 px wide', () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
-  test('the comparison table reads without sideways scrolling: each row a stacked group, column names repeated', async ({ page }) => {
+  test('the comparison table reads without sideways scrolling: each row a stacked group, column names repeated', async ({
+    page,
+  }) => {
     await page.goto('');
     const region = page.getByRole('region').filter({ has: page.getByRole('table') });
-    const { scrollWidth, clientWidth } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    const { scrollWidth, clientWidth } = await region.evaluate((el) => ({
+      scrollWidth: el.scrollWidth,
+      clientWidth: el.clientWidth,
+    }));
     expect(scrollWidth, 'the table does not scroll in its region').toBeLessThanOrEqual(clientWidth);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    expect(await page.locator('table.comparison').evaluate((t) => t.getBoundingClientRect().width)).toBeLessThanOrEqual(360);
+    expect(await page.locator('table.comparison').evaluate((t) => t.getBoundingClientRect().width)).toBeLessThanOrEqual(
+      360,
+    );
     // Stacked: the row header above its cells, each cell under its column's name (hidden from
     // assistive technology, which announces the column header: table-a11y-tree.spec.ts).
     const row = page.locator('table.comparison tbody tr').first();
@@ -306,12 +376,16 @@ test.describe('360 px wide', () => {
     const cells = row.getByRole('cell');
     for (let i = 0; i < (await cells.count()); i++) {
       const cell = cells.nth(i);
-      expect((await cell.boundingBox())!.y, 'each cell below the row header').toBeGreaterThanOrEqual(header.y + header.height - 1);
+      expect((await cell.boundingBox())!.y, 'each cell below the row header').toBeGreaterThanOrEqual(
+        header.y + header.height - 1,
+      );
       await expect(cell.locator('.cell-column')).toBeVisible();
       await expect(cell.locator('.cell-column')).toHaveAttribute('aria-hidden', 'true');
     }
     // What shows is the column's name (the row's question it also holds shows only on a linked cell).
-    expect(await page.locator('th[id^="col-"]').first().textContent()).toContain(await cells.first().locator('.cell-column').innerText());
+    expect(await page.locator('th[id^="col-"]').first().textContent()).toContain(
+      await cells.first().locator('.cell-column').innerText(),
+    );
   });
 });
 
@@ -333,14 +407,19 @@ test('with JavaScript off, row anchors in the table and heading anchors still la
   await context.close();
 });
 
-test('the words a reader sees are apart: footer links, legend counts; the legend names our reading; the theme button says its state', async ({ page }) => {
+test('the words a reader sees are apart: footer links, legend counts; the legend names our reading; the theme button says its state', async ({
+  page,
+}) => {
   await page.goto('');
   const footer = await page.getByRole('contentinfo').innerText();
   expect(footer).toContain('kubernetes/enhancements (Apache License 2.0)');
   expect(footer).toContain('notes on kubernetes/kubernetes source files');
   const legend = page.getByRole('region', { name: 'How sure each cell is' });
-  for (const item of await legend.getByRole('listitem').all()) expect(await item.innerText()).not.toMatch(/[A-Za-z]\d+ cells?/);
-  await expect(legend.getByRole('listitem').filter({ hasText: /^Our reading in the text marks our own inference/i })).toHaveCount(1);
+  for (const item of await legend.getByRole('listitem').all())
+    expect(await item.innerText()).not.toMatch(/[A-Za-z]\d+ cells?/);
+  await expect(
+    legend.getByRole('listitem').filter({ hasText: /^Our reading in the text marks our own inference/i }),
+  ).toHaveCount(1);
   const toggle = page.getByRole('button', { name: 'Dark theme' });
   const before = await toggle.innerText();
   await toggle.click();

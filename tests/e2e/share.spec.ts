@@ -37,24 +37,33 @@ async function previewOf(page: Page, request: APIRequestContext, baseURL: string
   return { image: image!, bytes: body.length, alt: (await meta('meta[property="og:image:alt"]'))! };
 }
 
-test('every row page and the home page preview with their own 1200x630 PNG under 80 KB', { tag: '@base' }, async ({ page, request, baseURL }) => {
-  const [home] = await sitemapPages(request, baseURL!);
-  const siteRoot = home!.loc.slice(0, home!.loc.length - home!.path.length);
-  const json = await (await request.get('comparison.json')).json();
-  const sizes: string[] = [];
-  const homePreview = await previewOf(page, request, baseURL!, siteRoot, '');
-  sizes.push(`home ${homePreview.bytes}`);
-  for (const row of json.rows as { id: string; question: string; preview: string; cells: Record<string, { provenance: string }> }[]) {
-    const preview = await previewOf(page, request, baseURL!, siteRoot, `rows/${row.id}/`);
-    expect(preview.image, 'comparison.json names the same image').toBe(row.preview);
-    // The alt text says what the card shows: the question and each cell's provenance in words.
-    expect(preview.alt).toContain(row.question);
-    const words = { measured: 'Measured', 'to-measure': 'To measure', cited: 'Cited' } as Record<string, string>;
-    for (const cell of Object.values(row.cells)) expect(preview.alt).toContain(words[cell.provenance]);
-    sizes.push(`${row.id} ${preview.bytes}`);
-  }
-  await test.info().attach('preview-sizes.txt', { body: sizes.join('\n'), contentType: 'text/plain' });
-});
+test(
+  'every row page and the home page preview with their own 1200x630 PNG under 80 KB',
+  { tag: '@base' },
+  async ({ page, request, baseURL }) => {
+    const [home] = await sitemapPages(request, baseURL!);
+    const siteRoot = home!.loc.slice(0, home!.loc.length - home!.path.length);
+    const json = await (await request.get('comparison.json')).json();
+    const sizes: string[] = [];
+    const homePreview = await previewOf(page, request, baseURL!, siteRoot, '');
+    sizes.push(`home ${homePreview.bytes}`);
+    for (const row of json.rows as {
+      id: string;
+      question: string;
+      preview: string;
+      cells: Record<string, { provenance: string }>;
+    }[]) {
+      const preview = await previewOf(page, request, baseURL!, siteRoot, `rows/${row.id}/`);
+      expect(preview.image, 'comparison.json names the same image').toBe(row.preview);
+      // The alt text says what the card shows: the question and each cell's provenance in words.
+      expect(preview.alt).toContain(row.question);
+      const words = { measured: 'Measured', 'to-measure': 'To measure', cited: 'Cited' } as Record<string, string>;
+      for (const cell of Object.values(row.cells)) expect(preview.alt).toContain(words[cell.provenance]);
+      sizes.push(`${row.id} ${preview.bytes}`);
+    }
+    await test.info().attach('preview-sizes.txt', { body: sizes.join('\n'), contentType: 'text/plain' });
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // A renamed row and column, built from a fixture.
@@ -68,70 +77,89 @@ const renamed = test.extend({
 renamed.describe('a renamed row and column (FIXTURE)', { tag: '@base' }, () => {
   renamed.describe.configure({ mode: 'serial' });
 
-  renamed('/rows/<old-id>/ is a static redirect: meta refresh, canonical, a visible link, noindex', async ({ request, baseURL }) => {
-    const html = await (await request.get('rows/fixture-old-axis/')).text();
-    const target = new URL('rows/fixture-axis/', baseURL).pathname;
-    expect(html).toContain(`<meta http-equiv="refresh" content="0; url=${target}">`);
-    expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+${target}">`));
-    expect(html).toContain('<meta name="robots" content="noindex">');
-    expect(html).toMatch(new RegExp(`<a href="${target}" data-moved-to>FIXTURE question</a>`));
-    // A shared old link still previews as the row.
-    expect(html).toMatch(/<meta property="og:image" content="[^"]+\/og\/rows\/fixture-axis\.png">/);
-    // The old page is not in the sitemap; the row's page is.
-    const listed = (await sitemapPages(request, baseURL!)).map((p) => p.path);
-    expect(listed).toContain('rows/fixture-axis/');
-    expect(listed).not.toContain('rows/fixture-old-axis/');
-  });
+  renamed(
+    '/rows/<old-id>/ is a static redirect: meta refresh, canonical, a visible link, noindex',
+    async ({ request, baseURL }) => {
+      const html = await (await request.get('rows/fixture-old-axis/')).text();
+      const target = new URL('rows/fixture-axis/', baseURL).pathname;
+      expect(html).toContain(`<meta http-equiv="refresh" content="0; url=${target}">`);
+      expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+${target}">`));
+      expect(html).toContain('<meta name="robots" content="noindex">');
+      expect(html).toMatch(new RegExp(`<a href="${target}" data-moved-to>FIXTURE question</a>`));
+      // A shared old link still previews as the row.
+      expect(html).toMatch(/<meta property="og:image" content="[^"]+\/og\/rows\/fixture-axis\.png">/);
+      // The old page is not in the sitemap; the row's page is.
+      const listed = (await sitemapPages(request, baseURL!)).map((p) => p.path);
+      expect(listed).toContain('rows/fixture-axis/');
+      expect(listed).not.toContain('rows/fixture-old-axis/');
+    },
+  );
 
   for (const js of [true, false]) {
-    renamed(`the old row page leads to the new one, ${js ? 'with' : 'without'} JavaScript`, async ({ browser, baseURL }) => {
-      const context = await browser.newContext({ javaScriptEnabled: js, baseURL });
-      const page = await context.newPage();
-      await page.goto('rows/fixture-old-axis/');
-      await page.waitForURL(/rows\/fixture-axis\/(#.*)?$/);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('FIXTURE question');
-      if (js) {
-        // With JavaScript the fragment comes along: an old cell link lands on the cell's section.
-        await page.goto('about:blank');
-        await page.goto('rows/fixture-old-axis/#fixture-old-axis--fixture-old-read');
-        await page.waitForURL(/rows\/fixture-axis\/#fixture-old-axis--fixture-old-read$/);
-        await expect(page.locator('section.row-cell:has(> .former-id:target)')).toHaveAttribute('data-backend', 'fixture-read');
-      }
-      await context.close();
-    });
+    renamed(
+      `the old row page leads to the new one, ${js ? 'with' : 'without'} JavaScript`,
+      async ({ browser, baseURL }) => {
+        const context = await browser.newContext({ javaScriptEnabled: js, baseURL });
+        const page = await context.newPage();
+        await page.goto('rows/fixture-old-axis/');
+        await page.waitForURL(/rows\/fixture-axis\/(#.*)?$/);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText('FIXTURE question');
+        if (js) {
+          // With JavaScript the fragment comes along: an old cell link lands on the cell's section.
+          await page.goto('about:blank');
+          await page.goto('rows/fixture-old-axis/#fixture-old-axis--fixture-old-read');
+          await page.waitForURL(/rows\/fixture-axis\/#fixture-old-axis--fixture-old-read$/);
+          await expect(page.locator('section.row-cell:has(> .former-id:target)')).toHaveAttribute(
+            'data-backend',
+            'fixture-read',
+          );
+        }
+        await context.close();
+      },
+    );
 
-    renamed(`/#<old-id> lands on the renamed row and highlights it, ${js ? 'with' : 'without'} JavaScript`, async ({ browser, baseURL }) => {
-      const context = await browser.newContext({ javaScriptEnabled: js, baseURL, viewport: { width: 1000, height: 400 } });
-      const page = await context.newPage();
-      const bg = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).backgroundColor);
-      /** A cold load of the home page at `hash`. */
-      const land = async (hash: string) => {
-        await page.goto('about:blank');
-        await page.goto(hash);
-      };
-      await land('');
-      const plain = await bg('tr#fixture-axis > td >> nth=0');
-      await land('#fixture-old-axis');
-      await expect(page.locator(':target')).toHaveId('fixture-old-axis');
-      await expect(page.locator('tr:has(:target)')).toHaveId('fixture-axis');
-      await expect(page.locator('tr#fixture-axis')).toBeInViewport();
-      expect(await bg('tr#fixture-axis > td >> nth=0'), 'the row is highlighted').not.toBe(plain);
-      await expect(page.locator('tr#fixture-axis > td .cell-answer'), 'the row\'s full answers are open').toHaveCount(2);
-      for (const answer of await page.locator('tr#fixture-axis > td .cell-answer').all()) await expect(answer).toBeVisible();
-      // Old cell links: the old row id, the old column id, and both.
-      const cells: Record<string, string> = {
-        'fixture-old-axis--fixture-ran': 'fixture-axis--fixture-ran',
-        'fixture-axis--fixture-old-read': 'fixture-axis--fixture-read',
-        'fixture-old-axis--fixture-old-read': 'fixture-axis--fixture-read',
-      };
-      for (const [old, now] of Object.entries(cells)) {
-        await land(`#${old}`);
-        await expect(page.locator('td:has(> .former-id:target)'), old).toHaveId(now);
-        await expect(page.locator(`td#${now}`)).toBeInViewport();
-        expect(await bg(`td#${now}`), `${old} highlights ${now}`).not.toBe(plain);
-        await expect(page.locator(`td#${now} .cell-answer`), `${old} opens the full answer of ${now}`).toBeVisible();
-      }
-      await context.close();
-    });
+    renamed(
+      `/#<old-id> lands on the renamed row and highlights it, ${js ? 'with' : 'without'} JavaScript`,
+      async ({ browser, baseURL }) => {
+        const context = await browser.newContext({
+          javaScriptEnabled: js,
+          baseURL,
+          viewport: { width: 1000, height: 400 },
+        });
+        const page = await context.newPage();
+        const bg = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).backgroundColor);
+        /** A cold load of the home page at `hash`. */
+        const land = async (hash: string) => {
+          await page.goto('about:blank');
+          await page.goto(hash);
+        };
+        await land('');
+        const plain = await bg('tr#fixture-axis > td >> nth=0');
+        await land('#fixture-old-axis');
+        await expect(page.locator(':target')).toHaveId('fixture-old-axis');
+        await expect(page.locator('tr:has(:target)')).toHaveId('fixture-axis');
+        await expect(page.locator('tr#fixture-axis')).toBeInViewport();
+        expect(await bg('tr#fixture-axis > td >> nth=0'), 'the row is highlighted').not.toBe(plain);
+        await expect(page.locator('tr#fixture-axis > td .cell-answer'), "the row's full answers are open").toHaveCount(
+          2,
+        );
+        for (const answer of await page.locator('tr#fixture-axis > td .cell-answer').all())
+          await expect(answer).toBeVisible();
+        // Old cell links: the old row id, the old column id, and both.
+        const cells: Record<string, string> = {
+          'fixture-old-axis--fixture-ran': 'fixture-axis--fixture-ran',
+          'fixture-axis--fixture-old-read': 'fixture-axis--fixture-read',
+          'fixture-old-axis--fixture-old-read': 'fixture-axis--fixture-read',
+        };
+        for (const [old, now] of Object.entries(cells)) {
+          await land(`#${old}`);
+          await expect(page.locator('td:has(> .former-id:target)'), old).toHaveId(now);
+          await expect(page.locator(`td#${now}`)).toBeInViewport();
+          expect(await bg(`td#${now}`), `${old} highlights ${now}`).not.toBe(plain);
+          await expect(page.locator(`td#${now} .cell-answer`), `${old} opens the full answer of ${now}`).toBeVisible();
+        }
+        await context.close();
+      },
+    );
   }
 });

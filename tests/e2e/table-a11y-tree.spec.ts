@@ -10,8 +10,22 @@ import { test, expect } from './fixtures.ts';
 import { plainInline } from '../../src/lib/content/words.ts';
 
 type Provenance = 'measured' | 'to-measure' | 'cited';
-interface Cite { id: string; source: string; excerpt: string; upstream: string }
-interface Cell { url: string; provenance: Provenance; short: string; answer: string; exercise?: number; how?: string; evidence?: string; cites: Cite[] }
+interface Cite {
+  id: string;
+  source: string;
+  excerpt: string;
+  upstream: string;
+}
+interface Cell {
+  url: string;
+  provenance: Provenance;
+  short: string;
+  answer: string;
+  exercise?: number;
+  how?: string;
+  evidence?: string;
+  cites: Cite[];
+}
 interface Model {
   backends: { id: string; name: string; run: boolean }[];
   rows: { id: string; question: string; url: string; page: string; cells: Record<string, Cell> }[];
@@ -24,7 +38,12 @@ async function getModel(page: Page): Promise<Model> {
   return response.json();
 }
 
-interface AXName { role: string; name: string; ignored: boolean; expanded?: boolean }
+interface AXName {
+  role: string;
+  name: string;
+  ignored: boolean;
+  expanded?: boolean;
+}
 
 /** Chromium's computed role and name for each element matching `selector`, in document order. */
 async function axNames(cdp: CDPSession, selector: string): Promise<AXName[]> {
@@ -35,7 +54,12 @@ async function axNames(cdp: CDPSession, selector: string): Promise<AXName[]> {
     const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
     const node = nodes[0]!;
     const expanded = node.properties?.find((p) => p.name === 'expanded')?.value.value as boolean | undefined;
-    out.push({ role: String(node.role?.value ?? ''), name: String(node.name?.value ?? ''), ignored: node.ignored, expanded });
+    out.push({
+      role: String(node.role?.value ?? ''),
+      name: String(node.name?.value ?? ''),
+      ignored: node.ignored,
+      expanded,
+    });
   }
   return out;
 }
@@ -49,7 +73,11 @@ const columnName = (b: Model['backends'][number]) => (b.run ? b.name : `${b.name
  * Markdown (links, the claims syntax's directives) reads as its text; the "Our reading" marker the site
  * puts before a :reading[...] is left out of both sides.
  */
-const squash = (s: string) => plainInline(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '').replace(/ourreading/g, '');
+const squash = (s: string) =>
+  plainInline(s)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '')
+    .replace(/ourreading/g, '');
 const LABEL: Record<Provenance, string> = { measured: 'Measured', 'to-measure': 'To measure', cited: 'Cited' };
 
 /** Cites as the cell shows them: grouped by source, sources in order of first appearance. */
@@ -59,13 +87,21 @@ function bySource(cites: Cite[]): [string, Cite[]][] {
   return [...groups];
 }
 
-
 /** What a cell's badge says after its kind: the sources' names (cited), or where it is measured. */
-const badgeWords = (cell: Cell): string[] => (cell.provenance === 'cited' ? bySource(cell.cites).map(([source]) => source) : ['on a node']);
+const badgeWords = (cell: Cell): string[] =>
+  cell.provenance === 'cited' ? bySource(cell.cites).map(([source]) => source) : ['on a node'];
 
 /** The order a cell reads in at a glance: its short answer, then its badge, the button that opens its details and sources. */
 function glanceOrder(cell: Cell, backend: string, question: string): string[] {
-  return [...(cell.provenance === 'to-measure' ? ['Expected:'] : []), cell.short, LABEL[cell.provenance], ...badgeWords(cell), 'details and sources', backend, question];
+  return [
+    ...(cell.provenance === 'to-measure' ? ['Expected:'] : []),
+    cell.short,
+    LABEL[cell.provenance],
+    ...badgeWords(cell),
+    'details and sources',
+    backend,
+    question,
+  ];
 }
 
 /** A citation link's text: its source and lines, from the pinned permalink's #L<a>-L<b>. */
@@ -81,7 +117,15 @@ function citeText(c: Cite): string {
 function readingOrder(cell: Cell): string[] {
   const citeFragments = (cites: Cite[]) => cites.slice(0, 1).map(citeText);
   if (cell.provenance === 'to-measure') {
-    return ['Expected:', cell.answer, 'How to measure:', cell.how ?? '', `exercise ${cell.exercise}`, 'The expectation rests on', ...citeFragments(cell.cites)];
+    return [
+      'Expected:',
+      cell.answer,
+      'How to measure:',
+      cell.how ?? '',
+      `exercise ${cell.exercise}`,
+      'The expectation rests on',
+      ...citeFragments(cell.cites),
+    ];
   }
   if (cell.provenance === 'measured') {
     return [cell.answer, 'Evidence, captured', 'Also cited:', ...citeFragments(cell.cites)];
@@ -89,7 +133,10 @@ function readingOrder(cell: Cell): string[] {
   return [cell.answer, 'Cited:', ...citeFragments(cell.cites)];
 }
 
-const path = (u: string) => { const url = new URL(u); return url.pathname + url.hash; };
+const path = (u: string) => {
+  const url = new URL(u);
+  return url.pathname + url.hash;
+};
 
 /** The model's stops for Tab through the table, details closed: per row its link and tools, then each cell's badge (the disclosure's button). */
 function expectedStops(model: Model, js: boolean): string[] {
@@ -112,7 +159,13 @@ const openStops = (cell: Cell): string[] => [
   `link ${path(cell.url)}`,
 ];
 
-interface Stop { stop: string; inTable: boolean; covered: string | null; clipped: string | null; inView: boolean }
+interface Stop {
+  stop: string;
+  inTable: boolean;
+  covered: string | null;
+  clipped: string | null;
+  inView: boolean;
+}
 
 /**
  * Describes the focused element and how much of it shows: `covered` if a sticky header (the row
@@ -122,16 +175,29 @@ interface Stop { stop: string; inTable: boolean; covered: string | null; clipped
 function describeFocus(): Stop {
   const el = document.activeElement as HTMLElement | null;
   if (!el || !el.closest('.table-scroll') || el.matches('.table-scroll')) {
-    return { stop: el?.outerHTML.slice(0, 80) ?? 'nothing', inTable: false, covered: null, clipped: null, inView: false };
+    return {
+      stop: el?.outerHTML.slice(0, 80) ?? 'nothing',
+      inTable: false,
+      covered: null,
+      clipped: null,
+      inView: false,
+    };
   }
-  const stop = el instanceof HTMLAnchorElement
-    ? `link ${new URL(el.href).pathname}${new URL(el.href).hash}`
-    : el.dataset.copyTarget ? `copy button #${el.dataset.copyTarget}`
-    : el.tagName === 'SUMMARY' ? `details #${el.closest('td')?.id}` : el.outerHTML.slice(0, 80);
+  const stop =
+    el instanceof HTMLAnchorElement
+      ? `link ${new URL(el.href).pathname}${new URL(el.href).hash}`
+      : el.dataset.copyTarget
+        ? `copy button #${el.dataset.copyTarget}`
+        : el.tagName === 'SUMMARY'
+          ? `details #${el.closest('td')?.id}`
+          : el.outerHTML.slice(0, 80);
   let covered: string | null = null;
   let clipped: string | null = null;
   let inView = false;
-  const name = (hit: Element | null) => (hit ? `${hit.tagName.toLowerCase()}${hit.className ? `.${String(hit.className).split(' ')[0]}` : ''}` : 'nothing (outside the viewport)');
+  const name = (hit: Element | null) =>
+    hit
+      ? `${hit.tagName.toLowerCase()}${hit.className ? `.${String(hit.className).split(' ')[0]}` : ''}`
+      : 'nothing (outside the viewport)';
   // Every line box of the element (a link may wrap): its left end, middle and right end.
   for (const r of [...el.getClientRects()].filter((box) => box.width >= 4)) {
     const y = r.top + r.height / 2;
@@ -158,7 +224,9 @@ for (const setup of SETUPS) {
     test.use({ viewport: setup.viewport, javaScriptEnabled: setup.js });
 
     // One page load, three checks: the names, the reading order, the Tab walk.
-    test('headers named by what they head; each kind of cell reads short answer, then its badge, then opened its answer and sources; Tab reaches every tool in order, in view', async ({ page }) => {
+    test('headers named by what they head; each kind of cell reads short answer, then its badge, then opened its answer and sources; Tab reaches every tool in order, in view', async ({
+      page,
+    }) => {
       const model = await getModel(page);
       await page.goto('');
       const cdp = await page.context().newCDPSession(page);
@@ -173,7 +241,9 @@ for (const setup of SETUPS) {
         model.rows.forEach((row, i) => {
           const found = rowHeaders[i]!;
           if (found.role !== 'rowheader' || found.ignored || found.name !== row.question) {
-            problems.push(`row header of row "${row.id}": expected rowheader "${row.question}", found ${found.ignored ? 'ignored ' : ''}${found.role} "${found.name}"`);
+            problems.push(
+              `row header of row "${row.id}": expected rowheader "${row.question}", found ${found.ignored ? 'ignored ' : ''}${found.role} "${found.name}"`,
+            );
           }
         });
 
@@ -183,14 +253,19 @@ for (const setup of SETUPS) {
         expectedColumns.forEach((name, i) => {
           const found = columnHeaders[i]!;
           if (found.role !== 'columnheader' || found.ignored || found.name !== name) {
-            problems.push(`column header ${i + 1}: expected columnheader "${name}", found ${found.ignored ? 'ignored ' : ''}${found.role} "${found.name}"`);
+            problems.push(
+              `column header ${i + 1}: expected columnheader "${name}", found ${found.ignored ? 'ignored ' : ''}${found.role} "${found.name}"`,
+            );
           }
         });
-        expect.soft(problems, 'header names in Chromium\'s accessibility tree').toEqual([]);
+        expect.soft(problems, "header names in Chromium's accessibility tree").toEqual([]);
 
         // The same, as Playwright's ARIA snapshot shows it (attached for reading; the README quotes one row).
         const first = model.rows[0]!;
-        await test.info().attach(`aria-snapshot-${first.id}.yml`, { body: await page.locator(`tr#${first.id}`).ariaSnapshot(), contentType: 'text/yaml' });
+        await test.info().attach(`aria-snapshot-${first.id}.yml`, {
+          body: await page.locator(`tr#${first.id}`).ariaSnapshot(),
+          contentType: 'text/yaml',
+        });
         await expect(page.getByRole('rowheader', { name: first.question, exact: true })).toHaveCount(1);
       });
 
@@ -227,12 +302,16 @@ for (const setup of SETUPS) {
           if (closed?.role !== 'cell') problems.push(`${where}: expected role cell, found ${closed?.role}`);
           inOrder(closed?.name ?? '', glanceOrder(cell, backend.name, row.question), `${where}, closed`);
           const lead = squash(cell.provenance === 'to-measure' ? `Expected: ${cell.short}` : cell.short);
-          if (!squash(closed?.name ?? '').startsWith(lead)) problems.push(`${where} does not open with its short answer; it reads "${closed?.name}"`);
-          if (squash(closed?.name ?? '').includes(squash(cell.answer))) problems.push(`${where}: the full answer is announced while its details are closed`);
+          if (!squash(closed?.name ?? '').startsWith(lead))
+            problems.push(`${where} does not open with its short answer; it reads "${closed?.name}"`);
+          if (squash(closed?.name ?? '').includes(squash(cell.answer)))
+            problems.push(`${where}: the full answer is announced while its details are closed`);
           const [summary] = await axNames(cdp, `${selector} summary`);
           const badgeName = `${LABEL[cell.provenance]} · ${badgeWords(cell).join(', ')} (details and sources: ${backend.name}, ${row.question})`;
           if (summary?.role !== 'DisclosureTriangle' || summary.expanded !== false || summary.name !== badgeName) {
-            problems.push(`${where}: the badge should be a collapsed disclosure named "${badgeName}"; found ${JSON.stringify(summary)}`);
+            problems.push(
+              `${where}: the badge should be a collapsed disclosure named "${badgeName}"; found ${JSON.stringify(summary)}`,
+            );
           }
 
           // Opened from the keyboard: expanded, and the full answer follows the badge, then what it rests on.
@@ -246,7 +325,7 @@ for (const setup of SETUPS) {
           await page.keyboard.press('Enter');
           await expect(page.locator(`${selector} details`)).not.toHaveAttribute('open');
         }
-        expect.soft(problems, 'cell reading order in Chromium\'s accessibility tree').toEqual([]);
+        expect.soft(problems, "cell reading order in Chromium's accessibility tree").toEqual([]);
       });
       await cdp.detach();
 
@@ -260,7 +339,10 @@ for (const setup of SETUPS) {
           if (!stop.inTable) break;
           stops.push(stop);
         }
-        expect(stops.map((s) => s.stop), 'Tab order through the table, every "Details" closed').toEqual(expected);
+        expect(
+          stops.map((s) => s.stop),
+          'Tab order through the table, every "Details" closed',
+        ).toEqual(expected);
         // Never wholly out of view or hidden (WCAG 2.2 AA, 2.4.11 Focus Not Obscured).
         const lost = stops.filter((s) => !s.inView).map((s) => `${s.stop}: ${s.clipped ?? s.covered ?? 'no box'}`);
         expect(lost, 'focused elements not in view at all').toEqual([]);
@@ -271,14 +353,18 @@ for (const setup of SETUPS) {
         const clipped = stops.filter((s) => s.clipped).map((s) => `${s.stop}: ${s.clipped}`);
         if (setup.js) {
           expect(covered, 'focused elements partly behind a sticky header').toEqual([]);
-          expect(clipped, 'focused elements partly outside the table\'s box or the viewport').toEqual([]);
+          expect(clipped, "focused elements partly outside the table's box or the viewport").toEqual([]);
         } else if (covered.length + clipped.length > 0) {
-          test.info().annotations.push({ type: 'partly in view without JavaScript', description: [...covered, ...clipped].join('; ') });
+          test.info().annotations.push({
+            type: 'partly in view without JavaScript',
+            description: [...covered, ...clipped].join('; '),
+          });
         }
       });
 
       await test.step('an open "Details" puts its citations, cell link and copy button next in Tab order', async () => {
-        const row = model.rows.find((r) => Object.values(r.cells).some((c) => c.provenance === 'to-measure')) ?? model.rows[0]!;
+        const row =
+          model.rows.find((r) => Object.values(r.cells).some((c) => c.provenance === 'to-measure')) ?? model.rows[0]!;
         const backend = model.backends.find((b) => row.cells[b.id]!.provenance === 'to-measure') ?? model.backends[0]!;
         const cell = row.cells[backend.id]!;
         const summary = page.locator(`td#${new URL(cell.url).hash.slice(1)} summary`);

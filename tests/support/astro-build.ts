@@ -15,21 +15,38 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * What a project root needs for astro build/dev, and for the npm scripts' entry point (tools/task.sh,
  * which the dev test runs as `npm run dev` does): copied, except node_modules, which is linked.
  */
-const PROJECT_FILES = ['astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'src', 'public', 'tools', '.ci'];
+const PROJECT_FILES = [
+  'astro.config.mjs',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'src',
+  'public',
+  'tools',
+  '.ci',
+];
 
 /** Makes `<work>/project`, a project root of its own; returns its path. */
 export function isolatedRoot(work: string): string {
   const project = join(work, 'project');
   mkdirSync(project, { recursive: true });
-  for (const f of PROJECT_FILES) cpSync(join(root, f), join(project, f), { recursive: true, filter: (src) => !src.endsWith('/node_modules') });
+  for (const f of PROJECT_FILES)
+    cpSync(join(root, f), join(project, f), { recursive: true, filter: (src) => !src.endsWith('/node_modules') });
   symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'), 'dir');
   return project;
 }
 
 /** The command line of the project's Astro CLI, with the Node that runs the tests. */
-export const astroCommand = (...args: string[]): [string, string[]] => [process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), ...args]];
+export const astroCommand = (...args: string[]): [string, string[]] => [
+  process.execPath,
+  [join(root, 'node_modules/astro/bin/astro.mjs'), ...args],
+];
 
-export interface BuildResult { status: number | null; output: string; out: string }
+export interface BuildResult {
+  status: number | null;
+  output: string;
+  out: string;
+}
 
 /** Builds `content` into `<work>/out` (cache in `<work>/cache`, project root in `<work>/project`) at `base`. */
 export function astroBuild(content: string, work: string, base = '/'): BuildResult {
@@ -39,8 +56,12 @@ export function astroBuild(content: string, work: string, base = '/'): BuildResu
     encoding: 'utf8',
     timeout: 300_000,
     env: {
-      ...process.env, CONTENT_DIR: resolve(content), OUT_DIR: join(work, 'out'), CACHE_DIR: join(work, 'cache'),
-      SITE_BASE: base, ASTRO_TELEMETRY_DISABLED: '1',
+      ...process.env,
+      CONTENT_DIR: resolve(content),
+      OUT_DIR: join(work, 'out'),
+      CACHE_DIR: join(work, 'cache'),
+      SITE_BASE: base,
+      ASTRO_TELEMETRY_DISABLED: '1',
     },
   });
   return { status: run.status, output: `${run.stdout}${run.stderr}`, out: join(work, 'out') };

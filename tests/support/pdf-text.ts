@@ -3,8 +3,17 @@
 // print tests: whether any text starts or ends outside the page's content box.
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
-export interface PdfRun { page: number; text: string; x: number; y: number; width: number }
-export interface PdfText { pages: Array<{ width: number; height: number }>; runs: PdfRun[] }
+export interface PdfRun {
+  page: number;
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+}
+export interface PdfText {
+  pages: Array<{ width: number; height: number }>;
+  runs: PdfRun[];
+}
 
 export async function pdfText(data: Uint8Array): Promise<PdfText> {
   const task = getDocument({ data: new Uint8Array(data), useSystemFonts: false });
@@ -17,7 +26,13 @@ export async function pdfText(data: Uint8Array): Promise<PdfText> {
     pages.push({ width, height });
     for (const item of (await page.getTextContent()).items) {
       if (!('str' in item) || item.str.trim() === '') continue;
-      runs.push({ page: n, text: item.str, x: item.transform[4] as number, y: item.transform[5] as number, width: item.width });
+      runs.push({
+        page: n,
+        text: item.str,
+        x: item.transform[4] as number,
+        y: item.transform[5] as number,
+        width: item.width,
+      });
     }
   }
   await task.destroy();

@@ -51,7 +51,10 @@ test('checkAnchor is verbatim: case and spacing must match', () => {
 });
 
 test('checkAnchor rejects an anchor that is not in the file, and a range outside it', () => {
-  assert.deepEqual(checkAnchor('notInTheFile', text, [1, 9]), { ok: false, reason: '"notInTheFile" is not in the file at all (9 lines)' });
+  assert.deepEqual(checkAnchor('notInTheFile', text, [1, 9]), {
+    ok: false,
+    reason: '"notInTheFile" is not in the file at all (9 lines)',
+  });
   const outside = checkAnchor('fixtureSync', text, [4, 40]);
   assert.equal(outside.ok, false);
   if (!outside.ok) assert.match(outside.reason, /outside the file, which has 9 lines/);
@@ -68,7 +71,15 @@ test('verifyAnchors checks only code notes of non-quotable sources; a missing fi
     { ...origin, id: 'ok', source: 'code', lines: [4, 7] as [number, number], note: 'n', anchor: 'fixtureSync' },
     { ...origin, id: 'moved', source: 'code', lines: [1, 3] as [number, number], note: 'n', anchor: 'FIXTURE_MARK' },
     { ...origin, id: 'no-anchor', source: 'code', lines: [1, 3] as [number, number], note: 'n' },
-    { ...origin, id: 'sibling', source: 'code', lines: [1, 1] as [number, number], path: 'gone.go', note: 'n', anchor: 'x' },
+    {
+      ...origin,
+      id: 'sibling',
+      source: 'code',
+      lines: [1, 1] as [number, number],
+      path: 'gone.go',
+      note: 'n',
+      anchor: 'x',
+    },
     // Not code notes: a note of a quotable source, and a quote.
     { ...origin, id: 'kep-note', source: 'kep', lines: [1, 1] as [number, number], note: 'n', anchor: 'x' },
     { ...origin, id: 'kep-quote', source: 'kep', lines: [1, 1] as [number, number] },
@@ -79,11 +90,17 @@ test('verifyAnchors checks only code notes of non-quotable sources; a missing fi
     return path === FILE ? text : null;
   });
   assert.equal(report.checked, 4);
-  assert.deepEqual(report.failures.map((f) => [f.excerpt.id, f.reason]), [
-    ['moved', `${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`],
-    ['no-anchor', 'a code note has no anchor to check'],
-    ['sibling', `file missing: fixture/anchors/${COMMIT}/pkg/gone.go (fetch it at the pinned commit into the folder)`],
-  ]);
+  assert.deepEqual(
+    report.failures.map((f) => [f.excerpt.id, f.reason]),
+    [
+      ['moved', `${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`],
+      ['no-anchor', 'a code note has no anchor to check'],
+      [
+        'sibling',
+        `file missing: fixture/anchors/${COMMIT}/pkg/gone.go (fetch it at the pinned commit into the folder)`,
+      ],
+    ],
+  );
   assert.ok(!asked.some((p) => p.startsWith('fixture/keps/')), 'a quotable source is never read');
 });
 
@@ -91,13 +108,16 @@ test('verify-anchors: each failing FIXTURE note is named at its file, line and c
   const run = runCli(upstream, '--content', content);
   assert.equal(run.status, 1, run.stdout + run.stderr);
   const excerpts = 'tests/fixtures/anchors/content/excerpts/fixture-code.yaml';
-  assert.equal(run.stdout, [
-    `${excerpts}:15:3: row "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
-    `${excerpts}:23:3: row "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
-    `${excerpts}:32:3: row "fixture-code/fixture-missing-file", field "anchor": file missing: fixture/anchors/${COMMIT}/pkg/FIXTURE-absent.go (fetch it at the pinned commit into the folder)`,
-    '4 code notes checked, 3 failures',
-    '',
-  ].join('\n'));
+  assert.equal(
+    run.stdout,
+    [
+      `${excerpts}:15:3: row "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
+      `${excerpts}:23:3: row "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
+      `${excerpts}:32:3: row "fixture-code/fixture-missing-file", field "anchor": file missing: fixture/anchors/${COMMIT}/pkg/FIXTURE-absent.go (fetch it at the pinned commit into the folder)`,
+      '4 code notes checked, 3 failures',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('verify-anchors: content whose anchors are all in their lines exits 0', () => {
@@ -121,7 +141,7 @@ test('verify-anchors: a folder without the files reports every note missing, nev
   assert.match(run.stdout, /^4 code notes checked, 4 failures$/m);
 });
 
-test('verify-anchors: a folder of one repository\'s copies, <commit>/<path>, is read too', () => {
+test("verify-anchors: a folder of one repository's copies, <commit>/<path>, is read too", () => {
   // The same report as from the <repo>/<commit>/<path> folder: the same two misplaced anchors and the one absent file.
   const run = runCli(join(upstream, 'fixture/anchors'), '--content', content);
   assert.equal(run.stdout, runCli(upstream, '--content', content).stdout);
@@ -135,22 +155,35 @@ test('verify-anchors: every code note of content/ against the pinned copies in .
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /^\d+ code notes checked, 0 failures$/m);
   }
-  const elsewhere = spawnSync(process.execPath, ['tools/verify-anchors.ts'], { cwd: root, encoding: 'utf8', env: { ...process.env, KUBERNETES_SOURCES: join(root, 'no-such-folder') } });
+  const elsewhere = spawnSync(process.execPath, ['tools/verify-anchors.ts'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, KUBERNETES_SOURCES: join(root, 'no-such-folder') },
+  });
   assert.equal(elsewhere.status, 2, 'a KUBERNETES_SOURCES that is not there is a usage error');
 });
 
 test('the build checks the same rule in-process: each misplaced anchor in a copied file at its file:line:col', async () => {
   const data = await loadSourcesAndExcerpts(content);
   const problems = new Problems(data.locate);
-  anchorsInTheirLines(() => folderFiles(join(upstream, 'fixture/anchors'), 'fixture/anchors'), 'fixture/anchors')(data as unknown as ContentData, problems);
-  assert.deepEqual(problems.list.map(describe).map((l) => l.replace(/^.*tests\/fixtures\//, 'tests/fixtures/')), [
-    `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:15:3: row "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
-    `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:23:3: row "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
-  ]);
+  anchorsInTheirLines(() => folderFiles(join(upstream, 'fixture/anchors'), 'fixture/anchors'), 'fixture/anchors')(
+    data as unknown as ContentData,
+    problems,
+  );
+  assert.deepEqual(
+    problems.list.map(describe).map((l) => l.replace(/^.*tests\/fixtures\//, 'tests/fixtures/')),
+    [
+      `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:15:3: row "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
+      `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:23:3: row "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
+    ],
+  );
   // The note on a file the copies do not hold (fixture-missing-file) is left to the CLI, which reports it missing.
   // Notes of another repository than the copies' are not this folder's to judge.
   const other = new Problems(data.locate);
-  anchorsInTheirLines(() => folderFiles(join(upstream, 'fixture/anchors'), 'kubernetes/kubernetes'))(data as unknown as ContentData, other);
+  anchorsInTheirLines(() => folderFiles(join(upstream, 'fixture/anchors'), 'kubernetes/kubernetes'))(
+    data as unknown as ContentData,
+    other,
+  );
   assert.deepEqual(other.list, []);
 });
 

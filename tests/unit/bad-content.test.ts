@@ -45,20 +45,36 @@ async function problemsOf(name: string): Promise<{ problems: Problem[]; message:
   assert.fail(`content case "${name}" was accepted`);
 }
 
-interface Expected { file: string; line: number; col?: number; row?: string; column?: string; field?: string; problem: RegExp }
+interface Expected {
+  file: string;
+  line: number;
+  col?: number;
+  row?: string;
+  column?: string;
+  field?: string;
+  problem: RegExp;
+}
 
 /** One problem at exactly this place, and a message line that starts file:line:column and names every part. */
 async function assertProblem(name: string, want: Expected): Promise<void> {
   const { problems, message } = await problemsOf(name);
-  const here = (p: Problem) => p.file.endsWith(want.file) && p.row === want.row && p.column === want.column && p.field === want.field;
+  const here = (p: Problem) =>
+    p.file.endsWith(want.file) && p.row === want.row && p.column === want.column && p.field === want.field;
   const hit = problems.find((p) => here(p) && p.line === want.line) ?? problems.find(here);
-  assert.ok(hit, `expected a problem in ${want.file} at row ${want.row}, column ${want.column}, field ${want.field}; got:\n${message}`);
+  assert.ok(
+    hit,
+    `expected a problem in ${want.file} at row ${want.row}, column ${want.column}, field ${want.field}; got:\n${message}`,
+  );
   assert.match(hit.problem, want.problem);
   assert.equal(hit.line, want.line, `line of: ${hit.problem}`);
   if (want.col !== undefined) assert.equal(hit.col, want.col, `column of: ${hit.problem}`);
   const line = message.split('\n').find((l) => l.includes(want.file) && l.includes(hit.problem));
   assert.ok(line, `the printed message has a line for it:\n${message}`);
-  assert.match(line, new RegExp(`${want.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:${want.line}:${want.col ?? '\\d+'}: `), line);
+  assert.match(
+    line,
+    new RegExp(`${want.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:${want.line}:${want.col ?? '\\d+'}: `),
+    line,
+  );
   if (want.row !== undefined) assert.ok(line.includes(`row "${want.row}"`), line);
   if (want.column !== undefined) assert.ok(line.includes(`column "${want.column}"`), line);
   if (want.field !== undefined) assert.ok(line.includes(`field "${want.field}"`), line);
@@ -66,140 +82,282 @@ async function assertProblem(name: string, want: Expected): Promise<void> {
 
 test('valid/: the base every case starts from is accepted (so each case fails for its own mistake)', async () => {
   const data = await loadContent(contentFor('valid'));
-  assert.deepEqual(data.axes.map((r) => r.id), ['fixture-axis']);
+  assert.deepEqual(
+    data.axes.map((r) => r.id),
+    ['fixture-axis'],
+  );
 });
 
-test('broken cite id: names file:line, row, column and cites[i]', () => assertProblem('broken-cite', {
-  file: 'comparison/axes.yaml', line: 17, row: 'fixture-axis', column: 'fixture-read', field: 'cites[0]',
-  problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
-}));
+test('broken cite id: names file:line, row, column and cites[i]', () =>
+  assertProblem('broken-cite', {
+    file: 'comparison/axes.yaml',
+    line: 17,
+    row: 'fixture-axis',
+    column: 'fixture-read',
+    field: 'cites[0]',
+    problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
+  }));
 
-test('measured cell in a column that was not run: names file:line, row, column and measure', () => assertProblem('measured-in-unrun-column', {
-  file: 'comparison/axes.yaml', line: 18, row: 'fixture-axis', column: 'fixture-read', field: 'measure',
-  problem: /measured cell in column "fixture-read", which was not run/,
-}));
+test('measured cell in a column that was not run: names file:line, row, column and measure', () =>
+  assertProblem('measured-in-unrun-column', {
+    file: 'comparison/axes.yaml',
+    line: 18,
+    row: 'fixture-axis',
+    column: 'fixture-read',
+    field: 'measure',
+    problem: /measured cell in column "fixture-read", which was not run/,
+  }));
 
-test('missing cell: names file:line, row, the column without a cell, and cells', () => assertProblem('missing-cell', {
-  file: 'comparison/axes.yaml', line: 6, row: 'fixture-axis', column: 'fixture-read', field: 'cells', problem: /missing cell/,
-}));
+test('missing cell: names file:line, row, the column without a cell, and cells', () =>
+  assertProblem('missing-cell', {
+    file: 'comparison/axes.yaml',
+    line: 6,
+    row: 'fixture-axis',
+    column: 'fixture-read',
+    field: 'cells',
+    problem: /missing cell/,
+  }));
 
-test('duplicate axis id: names file:line of the second one, row and id', () => assertProblem('duplicate-axis-id', {
-  file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', field: 'id', problem: /duplicate axis id "fixture-axis"/,
-}));
+test('duplicate axis id: names file:line of the second one, row and id', () =>
+  assertProblem('duplicate-axis-id', {
+    file: 'comparison/axes.yaml',
+    line: 9,
+    row: 'fixture-axis',
+    field: 'id',
+    problem: /duplicate axis id "fixture-axis"/,
+  }));
 
 // Short answers: required, and at most 12 words of plain text (what the reader sees).
 
-test('a cell without a short answer: names file:line of the cell, row, column and short', () => assertProblem('short-missing', {
-  file: 'comparison/axes.yaml', line: 14, row: 'fixture-axis', column: 'fixture-read', field: 'short',
-  problem: /^missing: every cell needs a short answer \(inline Markdown, at most 12 words\)/,
-}));
+test('a cell without a short answer: names file:line of the cell, row, column and short', () =>
+  assertProblem('short-missing', {
+    file: 'comparison/axes.yaml',
+    line: 14,
+    row: 'fixture-axis',
+    column: 'fixture-read',
+    field: 'short',
+    problem: /^missing: every cell needs a short answer \(inline Markdown, at most 12 words\)/,
+  }));
 
 test('a short answer over 12 words: names file:line of the short answer, row, column and short, with its count', async () => {
   await assertProblem('short-too-long', {
-    file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', column: 'fixture-ran', field: 'short',
+    file: 'comparison/axes.yaml',
+    line: 9,
+    row: 'fixture-axis',
+    column: 'fixture-ran',
+    field: 'short',
     problem: /^too long: 13 words, at most 12/,
   });
   // Markup is not words: the other cell's 12 words, with code ticks, emphasis and a link, pass.
   const { problems } = await problemsOf('short-too-long');
-  assert.deepEqual(problems.map((p) => `${p.column}.${p.field}`), ['fixture-ran.short'], 'only the over-long one fails');
+  assert.deepEqual(
+    problems.map((p) => `${p.column}.${p.field}`),
+    ['fixture-ran.short'],
+    'only the over-long one fails',
+  );
 });
 
 // Renames (formerly): an old id must lead to one row (or column) only.
 
-test('an old row id that is a current row id: names file:line, row and formerly[i]', () => assertProblem('former-axis-id-taken', {
-  file: 'comparison/axes.yaml', line: 10, row: 'fixture-renamed', field: 'formerly[1]',
-  problem: /old id "fixture-axis" is the id of the current axis at index 0/,
-}));
+test('an old row id that is a current row id: names file:line, row and formerly[i]', () =>
+  assertProblem('former-axis-id-taken', {
+    file: 'comparison/axes.yaml',
+    line: 10,
+    row: 'fixture-renamed',
+    field: 'formerly[1]',
+    problem: /old id "fixture-axis" is the id of the current axis at index 0/,
+  }));
 
-test('two rows claiming one old id: names file:line of the second claim, row and formerly[i]', () => assertProblem('former-axis-id-claimed-twice', {
-  file: 'comparison/axes.yaml', line: 12, row: 'fixture-second', field: 'formerly[0]',
-  problem: /old id "fixture-old" is already claimed by axis "fixture-axis" \(index 0\)/,
-}));
+test('two rows claiming one old id: names file:line of the second claim, row and formerly[i]', () =>
+  assertProblem('former-axis-id-claimed-twice', {
+    file: 'comparison/axes.yaml',
+    line: 12,
+    row: 'fixture-second',
+    field: 'formerly[0]',
+    problem: /old id "fixture-old" is already claimed by axis "fixture-axis" \(index 0\)/,
+  }));
 
-test('an old column id that is a current column id: names file:line, column and formerly[i]', () => assertProblem('former-backend-id-taken', {
-  file: 'comparison/backends.yaml', line: 8, column: 'fixture-read', field: 'formerly[0]',
-  problem: /old id "fixture-ran" is the id of the current backend at index 0/,
-}));
+test('an old column id that is a current column id: names file:line, column and formerly[i]', () =>
+  assertProblem('former-backend-id-taken', {
+    file: 'comparison/backends.yaml',
+    line: 8,
+    column: 'fixture-read',
+    field: 'formerly[0]',
+    problem: /old id "fixture-ran" is the id of the current backend at index 0/,
+  }));
 
-test('two columns claiming one old id: names file:line of the second claim, column and formerly[i]', () => assertProblem('former-backend-id-claimed-twice', {
-  file: 'comparison/backends.yaml', line: 10, column: 'fixture-read', field: 'formerly[1]',
-  problem: /old id "fixture-old" is already claimed by backend "fixture-ran" \(index 0\)/,
-}));
+test('two columns claiming one old id: names file:line of the second claim, column and formerly[i]', () =>
+  assertProblem('former-backend-id-claimed-twice', {
+    file: 'comparison/backends.yaml',
+    line: 10,
+    column: 'fixture-read',
+    field: 'formerly[1]',
+    problem: /old id "fixture-old" is already claimed by backend "fixture-ran" \(index 0\)/,
+  }));
 
-test('unknown backend: names file:line, row, the unknown column and cells', () => assertProblem('unknown-backend', {
-  file: 'comparison/axes.yaml', line: 9, row: 'fixture-axis', column: 'fixture-unknown', field: 'cells',
-  problem: /unknown backend "fixture-unknown" \(backends: fixture-ran, fixture-read\)/,
-}));
+test('unknown backend: names file:line, row, the unknown column and cells', () =>
+  assertProblem('unknown-backend', {
+    file: 'comparison/axes.yaml',
+    line: 9,
+    row: 'fixture-axis',
+    column: 'fixture-unknown',
+    field: 'cells',
+    problem: /unknown backend "fixture-unknown" \(backends: fixture-ran, fixture-read\)/,
+  }));
 
 test('malformed evidence: a bad date and a missing field, each at its line', async () => {
-  await assertProblem('malformed-evidence', { file: 'evidence/fixture-evidence.yaml', line: 6, field: 'captured', problem: /date/i });
-  await assertProblem('malformed-evidence', { file: 'evidence/fixture-evidence.yaml', line: 3, field: 'output', problem: /expected string, received undefined/ });
+  await assertProblem('malformed-evidence', {
+    file: 'evidence/fixture-evidence.yaml',
+    line: 6,
+    field: 'captured',
+    problem: /date/i,
+  });
+  await assertProblem('malformed-evidence', {
+    file: 'evidence/fixture-evidence.yaml',
+    line: 3,
+    field: 'output',
+    problem: /expected string, received undefined/,
+  });
 });
 
-test('malformed YAML: names file:line', () => assertProblem('malformed-yaml', {
-  file: 'comparison/backends.yaml', line: 7, problem: /^malformed YAML: /,
-}));
+test('malformed YAML: names file:line', () =>
+  assertProblem('malformed-yaml', {
+    file: 'comparison/backends.yaml',
+    line: 7,
+    problem: /^malformed YAML: /,
+  }));
 
-test('page frontmatter: each missing field at the frontmatter\'s line', async () => {
-  await assertProblem('page-missing-frontmatter', { file: 'pages/fixture-page.mdx', line: 2, field: 'description', problem: /expected string/ });
-  await assertProblem('page-missing-frontmatter', { file: 'pages/fixture-page.mdx', line: 2, field: 'order', problem: /expected number/ });
+test("page frontmatter: each missing field at the frontmatter's line", async () => {
+  await assertProblem('page-missing-frontmatter', {
+    file: 'pages/fixture-page.mdx',
+    line: 2,
+    field: 'description',
+    problem: /expected string/,
+  });
+  await assertProblem('page-missing-frontmatter', {
+    file: 'pages/fixture-page.mdx',
+    line: 2,
+    field: 'order',
+    problem: /expected number/,
+  });
 });
 
 // Cross-file rules: the YAML and the MDX pages must agree.
 
-test('a navigation section that names no menu page: names the page\'s file:line and section', () => assertProblem('nav-section-unknown', {
-  file: 'pages/fixture.mdx', line: 5, field: 'section', problem: /no navigation entry "FIXTURE-no-such-entry".*menu: true/,
-}));
+test("a navigation section that names no menu page: names the page's file:line and section", () =>
+  assertProblem('nav-section-unknown', {
+    file: 'pages/fixture.mdx',
+    line: 5,
+    field: 'section',
+    problem: /no navigation entry "FIXTURE-no-such-entry".*menu: true/,
+  }));
 
 test('adding a page to the navigation is a frontmatter edit: menu: true lists it, in order, before search', async () => {
   const dir = contentFor('valid');
-  writeFileSync(join(dir, 'pages/added.mdx'), '---\ntitle: FIXTURE added page\ndescription: A fixture page added to the navigation by frontmatter alone.\nmenu: true\norder: 5\nnav: FIXTURE added\n---\n\nFIXTURE body :reading[a FIXTURE reading].\n');
+  writeFileSync(
+    join(dir, 'pages/added.mdx'),
+    '---\ntitle: FIXTURE added page\ndescription: A fixture page added to the navigation by frontmatter alone.\nmenu: true\norder: 5\nnav: FIXTURE added\n---\n\nFIXTURE body :reading[a FIXTURE reading].\n',
+  );
   const model = assembleTable(await loadContent(dir));
-  assert.deepEqual(model.nav.map((n) => [n.href, n.label]), [['added/', 'FIXTURE added'], ['search/', 'Search']]);
+  assert.deepEqual(
+    model.nav.map((n) => [n.href, n.label]),
+    [
+      ['added/', 'FIXTURE added'],
+      ['search/', 'Search'],
+    ],
+  );
 });
 
-test('a source whose page does not exist: names sources.yaml:line, row and page', () => assertProblem('source-page-missing', {
-  file: 'sources.yaml', line: 11, row: 'fixture-source', field: 'page', problem: /no page "fixture-missing" in content\/pages\//,
-}));
+test('a source whose page does not exist: names sources.yaml:line, row and page', () =>
+  assertProblem('source-page-missing', {
+    file: 'sources.yaml',
+    line: 11,
+    row: 'fixture-source',
+    field: 'page',
+    problem: /no page "fixture-missing" in content\/pages\//,
+  }));
 
-test('a reading page that leaves out an excerpt of its source: names the page and the excerpt', () => assertProblem('excerpt-not-embedded', {
-  file: 'pages/fixture.mdx', line: 1, row: 'fixture-source/fixture-excerpt', problem: /does not embed excerpt "fixture-source\/fixture-excerpt"/,
-}));
+test('a reading page that leaves out an excerpt of its source: names the page and the excerpt', () =>
+  assertProblem('excerpt-not-embedded', {
+    file: 'pages/fixture.mdx',
+    line: 1,
+    row: 'fixture-source/fixture-excerpt',
+    problem: /does not embed excerpt "fixture-source\/fixture-excerpt"/,
+  }));
 
-test('a reading page that embeds an excerpt twice: names the line of the second embed', () => assertProblem('excerpt-embedded-twice', {
-  file: 'pages/fixture.mdx', line: 13, row: 'fixture-source/fixture-excerpt', problem: /embedded again \(first at line 9\)/,
-}));
+test('a reading page that embeds an excerpt twice: names the line of the second embed', () =>
+  assertProblem('excerpt-embedded-twice', {
+    file: 'pages/fixture.mdx',
+    line: 13,
+    row: 'fixture-source/fixture-excerpt',
+    problem: /embedded again \(first at line 9\)/,
+  }));
 
-test('an excerpt id equal to a heading id on its page: names the excerpt\'s line and the heading\'s', () => assertProblem('excerpt-id-is-heading', {
-  file: 'excerpts/fixture-source.yaml', line: 2, row: 'fixture-excerpt', field: 'id', problem: /heading at .*pages\/fixture\.mdx:7/,
-}));
+test("an excerpt id equal to a heading id on its page: names the excerpt's line and the heading's", () =>
+  assertProblem('excerpt-id-is-heading', {
+    file: 'excerpts/fixture-source.yaml',
+    line: 2,
+    row: 'fixture-excerpt',
+    field: 'id',
+    problem: /heading at .*pages\/fixture\.mdx:7/,
+  }));
 
 // The claims syntax (docs/claims.md): cited ids resolve; claim prose cites or says it is our reading;
 // code notes carry an anchor.
 
-test('an unknown id in a page\'s :cite[...]: names the page at the id\'s line and column', () => assertProblem('unknown-cite-in-page', {
-  file: 'pages/index.mdx', line: 10, col: 54, field: ':cite',
-  problem: /unknown cited id "fixture-source\/fixture-no-such-excerpt": cite an excerpt "<source>\/<excerpt>" .*"row\/<row>" .*"evidence\/<id>"/,
-}));
+test("an unknown id in a page's :cite[...]: names the page at the id's line and column", () =>
+  assertProblem('unknown-cite-in-page', {
+    file: 'pages/index.mdx',
+    line: 10,
+    col: 54,
+    field: ':cite',
+    problem:
+      /unknown cited id "fixture-source\/fixture-no-such-excerpt": cite an excerpt "<source>\/<excerpt>" .*"row\/<row>" .*"evidence\/<id>"/,
+  }));
 
-test('an unknown id in a YAML field\'s :cite[...]: names the id\'s line and column inside the value, row, column and field', () => assertProblem('unknown-cite-in-yaml', {
-  file: 'comparison/axes.yaml', line: 17, col: 45, row: 'fixture-axis', column: 'fixture-read', field: 'answer',
-  problem: /unknown cited id "fixture-source\/fixture-no-such-excerpt" in :cite\[\.\.\.\]/,
-}));
+test("an unknown id in a YAML field's :cite[...]: names the id's line and column inside the value, row, column and field", () =>
+  assertProblem('unknown-cite-in-yaml', {
+    file: 'comparison/axes.yaml',
+    line: 17,
+    col: 45,
+    row: 'fixture-axis',
+    column: 'fixture-read',
+    field: 'answer',
+    problem: /unknown cited id "fixture-source\/fixture-no-such-excerpt" in :cite\[\.\.\.\]/,
+  }));
 
 test('claim page prose with neither a citation nor a reading mark: each paragraph and list item at its line, with the three ways out', async () => {
-  const hint = /neither cites nor is marked as our reading: add :cite\[<source>\/<excerpt>\] .* :reading\[\.\.\.\] \(or put it in a :::reading block\), or, only if it makes no claim .* :::intro block/;
-  await assertProblem('unmarked-prose', { file: 'pages/index.mdx', line: 25, col: 1, problem: new RegExp(`^list item "A FIXTURE item with no mark\\." ${hint.source}`) });
-  await assertProblem('unmarked-prose', { file: 'pages/index.mdx', line: 27, col: 1, problem: new RegExp(`^paragraph "A FIXTURE paragraph with no mark\\." ${hint.source}`) });
+  const hint =
+    /neither cites nor is marked as our reading: add :cite\[<source>\/<excerpt>\] .* :reading\[\.\.\.\] \(or put it in a :::reading block\), or, only if it makes no claim .* :::intro block/;
+  await assertProblem('unmarked-prose', {
+    file: 'pages/index.mdx',
+    line: 25,
+    col: 1,
+    problem: new RegExp(`^list item "A FIXTURE item with no mark\\." ${hint.source}`),
+  });
+  await assertProblem('unmarked-prose', {
+    file: 'pages/index.mdx',
+    line: 27,
+    col: 1,
+    problem: new RegExp(`^paragraph "A FIXTURE paragraph with no mark\\." ${hint.source}`),
+  });
   // Nothing else on that page: the heading, the code block, the intro and reading blocks, the cited item.
   const { problems } = await problemsOf('unmarked-prose');
-  assert.deepEqual(problems.map((p) => `${p.file.split('/').pop()}:${p.line}`), ['index.mdx:25', 'index.mdx:27']);
+  assert.deepEqual(
+    problems.map((p) => `${p.file.split('/').pop()}:${p.line}`),
+    ['index.mdx:25', 'index.mdx:27'],
+  );
 });
 
-test('a row summary with neither a citation nor a reading mark: names file:line, row and summary', () => assertProblem('unmarked-summary', {
-  file: 'comparison/axes.yaml', line: 4, row: 'fixture-axis', field: 'summary',
-  problem: /^the summary "FIXTURE summary that claims without a source\." neither cites nor is marked as our reading: /,
-}));
+test('a row summary with neither a citation nor a reading mark: names file:line, row and summary', () =>
+  assertProblem('unmarked-summary', {
+    file: 'comparison/axes.yaml',
+    line: 4,
+    row: 'fixture-axis',
+    field: 'summary',
+    problem:
+      /^the summary "FIXTURE summary that claims without a source\." neither cites nor is marked as our reading: /,
+  }));
 
 test('a page with claims: false (a text reproduced verbatim) is left alone by the claims rule', async () => {
   const data = await loadContent(contentFor('claims-exempt-page'));
@@ -208,10 +366,15 @@ test('a page with claims: false (a text reproduced verbatim) is left alone by th
   assert.equal(seed?.unmarked.length, 2, 'its prose is unmarked, and accepted');
 });
 
-test('a code note without an anchor: names file:line, the excerpt and anchor', () => assertProblem('code-note-without-anchor', {
-  file: 'excerpts/fixture-source.yaml', line: 5, row: 'fixture-source/fixture-excerpt', field: 'anchor',
-  problem: /^a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines/,
-}));
+test('a code note without an anchor: names file:line, the excerpt and anchor', () =>
+  assertProblem('code-note-without-anchor', {
+    file: 'excerpts/fixture-source.yaml',
+    line: 5,
+    row: 'fixture-source/fixture-excerpt',
+    field: 'anchor',
+    problem:
+      /^a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines/,
+  }));
 
 /** The real build of cases laid over valid/ together, into a temporary folder (never dist/). */
 function astroBuildCases(...names: string[]) {
@@ -222,78 +385,170 @@ function astroBuildCases(...names: string[]) {
 
 // Figures (content/figures/*.yaml): the same readers and rules, the same located messages. A
 // figure's problem names its step (row), the step's lane (column) and the field's full path.
-test('a token its sentence\'s citations do not carry (issue 31): at the token\'s file:line:col, naming it, the ranges looked in and the way out', async () => {
-  const hint = /cite the lines that carry it \(or widen the excerpt to them\), reword, or mark the sentence as our reading :reading\[\.\.\.\]/;
+test("a token its sentence's citations do not carry (issue 31): at the token's file:line:col, naming it, the ranges looked in and the way out", async () => {
+  const hint =
+    /cite the lines that carry it \(or widen the excerpt to them\), reword, or mark the sentence as our reading :reading\[\.\.\.\]/;
   // In a cell: 1.40 and `FixtureGate` are in the quote; 1.43 is not.
   await assertProblem('token-not-carried', {
-    file: 'comparison/axes.yaml', line: 16, col: 74, row: 'fixture-axis', column: 'fixture-read', field: 'answer',
-    problem: new RegExp(`^version "1\\.43" is in none of its sentence's citations \\(looked in fixture-kep/fixture-quote \\(lines 3–4\\)\\): ${hint.source}`),
+    file: 'comparison/axes.yaml',
+    line: 16,
+    col: 74,
+    row: 'fixture-axis',
+    column: 'fixture-read',
+    field: 'answer',
+    problem: new RegExp(
+      `^version "1\\.43" is in none of its sentence's citations \\(looked in fixture-kep/fixture-quote \\(lines 3–4\\)\\): ${hint.source}`,
+    ),
   });
   // In a page: a code span in a sentence that cites nothing (the citation is in the sentence before), and a quoted phrase.
-  await assertProblem('token-not-carried', { file: 'pages/fixture.mdx', line: 14, col: 2, problem: /^code span "OtherGate" is in none of its sentence's citations \(this sentence cites nothing\)/ });
-  await assertProblem('token-not-carried', { file: 'pages/fixture.mdx', line: 16, col: 27, problem: /^quoted phrase "a phrase nobody wrote" is in none/ });
+  await assertProblem('token-not-carried', {
+    file: 'pages/fixture.mdx',
+    line: 14,
+    col: 2,
+    problem: /^code span "OtherGate" is in none of its sentence's citations \(this sentence cites nothing\)/,
+  });
+  await assertProblem('token-not-carried', {
+    file: 'pages/fixture.mdx',
+    line: 16,
+    col: 27,
+    problem: /^quoted phrase "a phrase nobody wrote" is in none/,
+  });
   // In a figure step: the label, at the token; a reading step is exempt.
   await assertProblem('token-not-carried', {
-    file: 'figures/fixture-figure.yaml', line: 10, col: 53, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].label',
+    file: 'figures/fixture-figure.yaml',
+    line: 10,
+    col: 53,
+    row: 'fixture-first',
+    column: 'fixture-ran',
+    field: 'steps[0].label',
     problem: /^version "1\.41" is in none of its sentence's citations \(looked in fixture-kep\/fixture-quote/,
   });
   // Nothing else: `FixtureGate` and v1.40 are carried, and 1.50 and 1.99 sit in our reading.
   const { problems } = await problemsOf('token-not-carried');
-  assert.deepEqual(problems.map((p) => `${p.file.split('/').pop()}:${p.line}`), ['axes.yaml:16', 'fixture-figure.yaml:10', 'fixture.mdx:14', 'fixture.mdx:16']);
+  assert.deepEqual(
+    problems.map((p) => `${p.file.split('/').pop()}:${p.line}`),
+    ['axes.yaml:16', 'fixture-figure.yaml:10', 'fixture.mdx:14', 'fixture.mdx:16'],
+  );
 });
 
 test('figure-valid/: a figure with cited and reading steps is accepted', async () => {
   const data = await loadContent(contentFor('figure-valid'));
-  assert.deepEqual(data.figures.map((f) => [f.id, f.steps.length]), [['fixture-figure', 3]]);
+  assert.deepEqual(
+    data.figures.map((f) => [f.id, f.steps.length]),
+    [['fixture-figure', 3]],
+  );
 });
 
-test('figure: an unknown cited id names file:line, the step, its lane and steps[i].cites[j]', () => assertProblem('figure-unknown-cite', {
-  file: 'figures/fixture-figure.yaml', line: 10, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].cites[1]',
-  problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
-}));
+test('figure: an unknown cited id names file:line, the step, its lane and steps[i].cites[j]', () =>
+  assertProblem('figure-unknown-cite', {
+    file: 'figures/fixture-figure.yaml',
+    line: 10,
+    row: 'fixture-first',
+    column: 'fixture-ran',
+    field: 'steps[0].cites[1]',
+    problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
+  }));
 
 test('figure: malformed (no lanes, both cites and reading, a link in a label), each at its line', async () => {
-  await assertProblem('figure-malformed', { file: 'figures/fixture-figure.yaml', line: 5, field: 'lanes', problem: /at least one lane/ });
   await assertProblem('figure-malformed', {
-    file: 'figures/fixture-figure.yaml', line: 10, row: 'fixture-first', column: 'fixture-ran', field: 'steps[0].cites',
+    file: 'figures/fixture-figure.yaml',
+    line: 5,
+    field: 'lanes',
+    problem: /at least one lane/,
+  });
+  await assertProblem('figure-malformed', {
+    file: 'figures/fixture-figure.yaml',
+    line: 10,
+    row: 'fixture-first',
+    column: 'fixture-ran',
+    field: 'steps[0].cites',
     problem: /exactly one of cites .* or reading: true/,
   });
   await assertProblem('figure-malformed', {
-    file: 'figures/fixture-figure.yaml', line: 14, row: 'fixture-second', column: 'fixture-ran', field: 'steps[1].label',
+    file: 'figures/fixture-figure.yaml',
+    line: 14,
+    row: 'fixture-second',
+    column: 'fixture-ran',
+    field: 'steps[1].label',
     problem: /text and `code` only/,
   });
 });
 
 test('figure: names that do not exist (lane backend, row, step lane, edge end), each at its line', async () => {
   const file = 'figures/fixture-figure.yaml';
-  await assertProblem('figure-unknown-names', { file, line: 8, column: 'fixture-no-such-backend', field: 'lanes[1].backend', problem: /unknown backend "fixture-no-such-backend"/ });
-  await assertProblem('figure-unknown-names', { file, line: 5, field: 'rows[0]', problem: /unknown row "fixture-no-such-axis"/ });
-  await assertProblem('figure-unknown-names', { file, line: 11, row: 'fixture-first', column: 'fixture-no-such-lane', field: 'steps[0].lane', problem: /no lane "fixture-no-such-lane"/ });
-  await assertProblem('figure-unknown-names', { file, line: 15, row: 'fixture-first -> fixture-no-such-step', field: 'edges[0].to', problem: /no step "fixture-no-such-step"/ });
+  await assertProblem('figure-unknown-names', {
+    file,
+    line: 8,
+    column: 'fixture-no-such-backend',
+    field: 'lanes[1].backend',
+    problem: /unknown backend "fixture-no-such-backend"/,
+  });
+  await assertProblem('figure-unknown-names', {
+    file,
+    line: 5,
+    field: 'rows[0]',
+    problem: /unknown row "fixture-no-such-axis"/,
+  });
+  await assertProblem('figure-unknown-names', {
+    file,
+    line: 11,
+    row: 'fixture-first',
+    column: 'fixture-no-such-lane',
+    field: 'steps[0].lane',
+    problem: /no lane "fixture-no-such-lane"/,
+  });
+  await assertProblem('figure-unknown-names', {
+    file,
+    line: 15,
+    row: 'fixture-first -> fixture-no-such-step',
+    field: 'edges[0].to',
+    problem: /no step "fixture-no-such-step"/,
+  });
 });
 
-test('figure: an edge from one lane to another names the edge, its lane and edges[i].to', () => assertProblem('figure-edge-across-lanes', {
-  file: 'figures/fixture-figure.yaml', line: 22, row: 'fixture-first -> fixture-other', column: 'fixture-ran', field: 'edges[0].to',
-  problem: /from lane "fixture-ran" to lane "fixture-read": an edge joins two steps of one lane/,
-}));
+test('figure: an edge from one lane to another names the edge, its lane and edges[i].to', () =>
+  assertProblem('figure-edge-across-lanes', {
+    file: 'figures/fixture-figure.yaml',
+    line: 22,
+    row: 'fixture-first -> fixture-other',
+    column: 'fixture-ran',
+    field: 'edges[0].to',
+    problem: /from lane "fixture-ran" to lane "fixture-read": an edge joins two steps of one lane/,
+  }));
 
 // One real build with three mistakes (each case changes its own file): a data mistake in a YAML
 // file, a cross-file mistake in an MDX page, and a figure citing an unknown excerpt. All are
 // reported, each at its line, in one run.
 test('astro build: data and MDX mistakes fail before any page renders, each at file:line, with no stack trace', () => {
-  const { status, output, out } = astroBuildCases('measured-in-unrun-column', 'excerpt-embedded-twice', 'figure-unknown-cite');
+  const { status, output, out } = astroBuildCases(
+    'measured-in-unrun-column',
+    'excerpt-embedded-twice',
+    'figure-unknown-cite',
+  );
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
   assert.match(
     output,
     /comparison\/axes\.yaml:18:7: row "fixture-axis", column "fixture-read", field "measure": measured cell in column "fixture-read", which was not run/,
     output,
   );
-  assert.match(output, /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/, output);
-  assert.match(output, /figures\/fixture-figure\.yaml:10:\d+: row "fixture-first", column "fixture-ran", field "steps\[0\]\.cites\[1\]": unknown excerpt id/, output);
+  assert.match(
+    output,
+    /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/,
+    output,
+  );
+  assert.match(
+    output,
+    /figures\/fixture-figure\.yaml:10:\d+: row "fixture-first", column "fixture-ran", field "steps\[0\]\.cites\[1\]": unknown excerpt id/,
+    output,
+  );
   const plain = stripVTControlCharacters(output); // Astro colours its error output when it may
-  assert.match(plain, /\[ContentError\] \S+:\d+:\d+: /, 'Astro prints it as an AstroError whose first line is file:line:column');
+  assert.match(
+    plain,
+    /\[ContentError\] \S+:\d+:\d+: /,
+    'Astro prints it as an AstroError whose first line is file:line:column',
+  );
   assert.match(plain, /Hint:\s+Fix each problem/, 'with its hint');
-  assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, 'no stack trace through Astro\'s internals');
+  assert.doesNotMatch(output, /node_modules\/astro|\bat .*\.js:\d+:\d+/, "no stack trace through Astro's internals");
   assert.doesNotMatch(output, /generating static routes/, 'no page was rendered');
   assert.equal(existsSync(join(out, 'index.html')), false, 'no site was written');
 });

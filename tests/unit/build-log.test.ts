@@ -59,11 +59,25 @@ const directiveLog = (directive: string, id: string) => ({
   message: `[MODULE_LEVEL_DIRECTIVE] The semantics of the module level directive "${directive}" in "${id}" may not be preserved when bundling.`,
 });
 
-test('isHeadInjectDirectiveWarning: drops only Astro\'s directive in its ?astroPropagatedAssets modules', () => {
-  assert.equal(isHeadInjectDirectiveWarning(directiveLog('use astro:head-inject', '/site/content/pages/drain.mdx?astroPropagatedAssets')), true);
+test("isHeadInjectDirectiveWarning: drops only Astro's directive in its ?astroPropagatedAssets modules", () => {
+  assert.equal(
+    isHeadInjectDirectiveWarning(
+      directiveLog('use astro:head-inject', '/site/content/pages/drain.mdx?astroPropagatedAssets'),
+    ),
+    true,
+  );
   // The same code for any other directive, or this directive anywhere else, is still a warning.
   assert.equal(isHeadInjectDirectiveWarning(directiveLog('use client', '/site/node_modules/lib/index.js')), false);
-  assert.equal(isHeadInjectDirectiveWarning(directiveLog('use astro:head-inject', '/site/src/components/Thing.ts')), false);
-  assert.equal(isHeadInjectDirectiveWarning({ code: 'UNRESOLVED_IMPORT', id: '/site/content/pages/drain.mdx?astroPropagatedAssets',
-    message: 'Could not resolve "use astro:head-inject"' }), false);
+  assert.equal(
+    isHeadInjectDirectiveWarning(directiveLog('use astro:head-inject', '/site/src/components/Thing.ts')),
+    false,
+  );
+  assert.equal(
+    isHeadInjectDirectiveWarning({
+      code: 'UNRESOLVED_IMPORT',
+      id: '/site/content/pages/drain.mdx?astroPropagatedAssets',
+      message: 'Could not resolve "use astro:head-inject"',
+    }),
+    false,
+  );
 });

@@ -42,18 +42,26 @@ test('check-links: under a sub-path, a link that forgets the base fails and says
   ]);
   // The same folder checked at the root: now every base-carrying link is the broken one.
   const atRoot = await checkLinks({ dir: fixture('subpath'), base: '/', site });
-  assert.ok(atRoot.problems.some((p) => p.href === '/fixture-base/page/'), atRoot.problems.map(formatProblem).join('\n'));
+  assert.ok(
+    atRoot.problems.some((p) => p.href === '/fixture-base/page/'),
+    atRoot.problems.map(formatProblem).join('\n'),
+  );
 });
 
 const cli = (dir: string, base = '/') =>
   spawnSync(process.execPath, ['tools/check-links.ts', dir], {
-    cwd: root, encoding: 'utf8', env: { ...process.env, SITE_BASE: base, SITE_URL: site },
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, SITE_BASE: base, SITE_URL: site },
   });
 
 test('check-links CLI: exit 1 and one line per broken link; exit 0 when clean', () => {
   const bad = cli(fixture('broken'));
   assert.equal(bad.status, 1, bad.stdout + bad.stderr);
-  assert.match(bad.stderr, /^check-links: \/: href "\/page\/#fixture-no-such-id": no element with id="fixture-no-such-id" on \/page\/$/m);
+  assert.match(
+    bad.stderr,
+    /^check-links: \/: href "\/page\/#fixture-no-such-id": no element with id="fixture-no-such-id" on \/page\/$/m,
+  );
   assert.match(bad.stderr, /^check-links: .*: 2 pages, \d+ link targets, 6 broken links$/m);
   const good = cli(fixture('ok'));
   assert.equal(good.status, 0, good.stdout + good.stderr);

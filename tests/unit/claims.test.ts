@@ -15,12 +15,57 @@ import type { ContentData } from '../../src/lib/content/collections.ts';
 
 const commit = 'f'.repeat(40);
 const targets = citeTargets({
-  sources: [{ id: 'fixture-kep', label: 'KEP-FIXTURE', title: 'FIXTURE KEP', repo: 'o/r', path: 'keps/f/README.md', commit, license: 'x', quotable: true, page: 'keps/fixture', file: 'f', index: 0 }],
-  excerpts: [
-    { id: 'one', source: 'fixture-kep', section: 'S', lines: [98, 102], quote: 'q', answers: 'a', file: 'f', index: 0, html: { quote: 'q', answers: 'a' } },
-    { id: 'meta', source: 'fixture-kep', section: 'S', lines: [7, 7], path: 'kep.yaml', quote: 'q', answers: 'a', file: 'f', index: 1, html: { quote: 'q', answers: 'a' } },
+  sources: [
+    {
+      id: 'fixture-kep',
+      label: 'KEP-FIXTURE',
+      title: 'FIXTURE KEP',
+      repo: 'o/r',
+      path: 'keps/f/README.md',
+      commit,
+      license: 'x',
+      quotable: true,
+      page: 'keps/fixture',
+      file: 'f',
+      index: 0,
+    },
   ],
-  axes: [{ id: 'fixture-row', question: 'can it FIXTURE?', summary: 's', cells: {}, file: 'f', index: 0, html: { summary: 's', cells: {} } }],
+  excerpts: [
+    {
+      id: 'one',
+      source: 'fixture-kep',
+      section: 'S',
+      lines: [98, 102],
+      quote: 'q',
+      answers: 'a',
+      file: 'f',
+      index: 0,
+      html: { quote: 'q', answers: 'a' },
+    },
+    {
+      id: 'meta',
+      source: 'fixture-kep',
+      section: 'S',
+      lines: [7, 7],
+      path: 'kep.yaml',
+      quote: 'q',
+      answers: 'a',
+      file: 'f',
+      index: 1,
+      html: { quote: 'q', answers: 'a' },
+    },
+  ],
+  axes: [
+    {
+      id: 'fixture-row',
+      question: 'can it FIXTURE?',
+      summary: 's',
+      cells: {},
+      file: 'f',
+      index: 0,
+      html: { summary: 's', cells: {} },
+    },
+  ],
   evidence: [],
 } as unknown as Pick<ContentData, 'sources' | 'excerpts' | 'axes' | 'evidence'>);
 const resolve: CiteResolver = (id) => targets.get(id);
@@ -32,19 +77,28 @@ const page = async (md: string, base = '/') => cheerio.load(await render(base)(m
 const nameOf = ($: cheerio.CheerioAPI, el: Parameters<cheerio.CheerioAPI>[0]) => $(el).attr('aria-label');
 
 test(':cite renders one small link per id in one bracket group, to the excerpt, named by source and lines', async () => {
-  const $ = cheerio.load(await inline('IPVS NATs the packet itself :cite[fixture-kep/one fixture-kep/meta row/fixture-row].'), null, false);
+  const $ = cheerio.load(
+    await inline('IPVS NATs the packet itself :cite[fixture-kep/one fixture-kep/meta row/fixture-row].'),
+    null,
+    false,
+  );
   const group = $('span.cites');
   assert.equal(group.length, 1, 'one group');
   assert.match(group.text(), /^\[.*\]$/, 'bracketed');
   const links = group.find('a.cite').toArray();
-  assert.deepEqual(links.map((a) => $(a).attr('href')), ['/keps/fixture/#one', '/keps/fixture/#meta', '/#fixture-row']);
-  assert.deepEqual(links.map((a) => nameOf($, a)), [
-    'Source: KEP-FIXTURE L98–102',
-    'Source: KEP-FIXTURE L7, kep.yaml',
-    'fixture row row: can it FIXTURE?',
-  ]);
+  assert.deepEqual(
+    links.map((a) => $(a).attr('href')),
+    ['/keps/fixture/#one', '/keps/fixture/#meta', '/#fixture-row'],
+  );
+  assert.deepEqual(
+    links.map((a) => nameOf($, a)),
+    ['Source: KEP-FIXTURE L98–102', 'Source: KEP-FIXTURE L7, kep.yaml', 'fixture row row: can it FIXTURE?'],
+  );
   // On screen the link shows its source and lines, which its name holds (WCAG 2.5.3); print adds the file.
-  assert.deepEqual(links.map((a) => $(a).text()), ['KEP-FIXTURE L98–102', 'KEP-FIXTURE L7, kep.yaml', 'fixture row row: can it FIXTURE?']);
+  assert.deepEqual(
+    links.map((a) => $(a).text()),
+    ['KEP-FIXTURE L98–102', 'KEP-FIXTURE L7, kep.yaml', 'fixture row row: can it FIXTURE?'],
+  );
   assert.equal($(links[1]).children().first().text(), ', kep.yaml');
   assert.equal($(links[1]).children().first().attr('class'), 'cite-detail');
   // Search leaves citation groups out of its text, so its snippets are the prose around them.
@@ -52,13 +106,24 @@ test(':cite renders one small link per id in one bracket group, to the excerpt, 
 });
 
 test(':cite links carry the deploy base, in YAML fields and in pages', async () => {
-  assert.match(await inline(':cite[fixture-kep/one]', '/kube-proxy-backends/'), /href="\/kube-proxy-backends\/keps\/fixture\/#one"/);
+  assert.match(
+    await inline(':cite[fixture-kep/one]', '/kube-proxy-backends/'),
+    /href="\/kube-proxy-backends\/keps\/fixture\/#one"/,
+  );
   const $ = await page('A claim :cite[row/fixture-row].\n\n- item :cite[fixture-kep/one]', '/sub/');
-  assert.deepEqual($('a.cite').toArray().map((a) => $(a).attr('href')), ['/sub/#fixture-row', '/sub/keps/fixture/#one']);
+  assert.deepEqual(
+    $('a.cite')
+      .toArray()
+      .map((a) => $(a).attr('href')),
+    ['/sub/#fixture-row', '/sub/keps/fixture/#one'],
+  );
 });
 
 test('an unknown id renders visibly (the build has already failed on it, located)', async () => {
-  assert.match(await inline(':cite[fixture-kep/nope]'), /<span class="cite-unknown">unknown citation “fixture-kep\/nope”<\/span>/);
+  assert.match(
+    await inline(':cite[fixture-kep/nope]'),
+    /<span class="cite-unknown">unknown citation “fixture-kep\/nope”<\/span>/,
+  );
 });
 
 test(':reading marks a clause with a visible, spoken label; :::reading a block; :::intro is plain prose', async () => {
@@ -69,13 +134,19 @@ test(':reading marks a clause with a visible, spoken label; :::reading a block; 
   assert.equal(reading.text(), 'Our reading: so Y follows', 'the label is text, read before the clause');
   assert.equal(reading.find('em').text(), 'Y', 'Markdown inside is rendered');
 
-  const block = await page(':::reading\nFirst of ours :cite[fixture-kep/one].\n\n- and a list item\n:::\n\n:::intro\nThe KEP\'s own words:\n:::');
+  const block = await page(
+    ":::reading\nFirst of ours :cite[fixture-kep/one].\n\n- and a list item\n:::\n\n:::intro\nThe KEP's own words:\n:::",
+  );
   const div = block('div.reading-block');
   assert.equal(div.length, 1);
   assert.equal(div.children().first().text(), 'Our reading', 'a visible label first');
   assert.equal(div.find('a.cite').length, 1, 'citations work inside');
   assert.equal(div.find('li').text(), 'and a list item');
-  assert.equal(block.html().replace(/\s+/g, ' ').trim().endsWith('</div> <p>The KEP\'s own words:</p>'), true, block.html());
+  assert.equal(
+    block.html().replace(/\s+/g, ' ').trim().endsWith("</div> <p>The KEP's own words:</p>"),
+    true,
+    block.html(),
+  );
 });
 
 test('text that only looks like a directive comes out exactly as written', async () => {
@@ -84,7 +155,13 @@ test('text that only looks like a directive comes out exactly as written', async
     'the label :x[kept *as is*] and :y[] and :z{k=v} and :w[a]{#i .c k="v"}',
     'https://example.com/a:b and `code:span`',
   ]) {
-    const want = md.replace('*as is*', '<em>as is</em>').replace('`code:span`', '<code>code:span</code>').replace(/https:\/\/example\.com\/a:b/, '<a href="https://example.com/a:b" rel="noopener">https://example.com/a:b</a>');
+    const want = md
+      .replace('*as is*', '<em>as is</em>')
+      .replace('`code:span`', '<code>code:span</code>')
+      .replace(
+        /https:\/\/example\.com\/a:b/,
+        '<a href="https://example.com/a:b" rel="noopener">https://example.com/a:b</a>',
+      );
     assert.equal(await inline(md), want, md);
   }
   assert.equal((await render()('::leaf[t]{a=1}')).trim(), '<p>::leaf[t]{a=1}</p>');
@@ -93,56 +170,67 @@ test('text that only looks like a directive comes out exactly as written', async
 
 test('scanInline: the ids cited in a field, at line and column; a field with no mark is unmarked', () => {
   assert.deepEqual(scanInline('A :cite[a/b c/d] and\nB :cite[row/x].').cites, [
-    { id: 'a/b', line: 1, col: 9 }, { id: 'c/d', line: 1, col: 13 }, { id: 'row/x', line: 2, col: 9 },
+    { id: 'a/b', line: 1, col: 9 },
+    { id: 'c/d', line: 1, col: 13 },
+    { id: 'row/x', line: 2, col: 9 },
   ]);
   assert.equal(scanInline('A claim with no mark.').unmarked.length, 1);
   assert.equal(scanInline('A claim :reading[of ours].').unmarked.length, 0);
-  assert.equal(scanInline('- starts like a list :cite[a/b]').unmarked.length, 0, 'parsed as the site renders it: one paragraph');
+  assert.equal(
+    scanInline('- starts like a list :cite[a/b]').unmarked.length,
+    0,
+    'parsed as the site renders it: one paragraph',
+  );
 });
 
 test('scanPage: prose is what the tree says is prose; headings, code, embeds and the frontmatter are not', () => {
-  const scan = scanPage([
-    '---',                                   // 1
-    'title: x',                              // 2
-    '---',                                   // 3
-    '',                                      // 4
-    '## A heading: not prose',               // 5
-    '',                                      // 6
-    'Unmarked paragraph.',                   // 7
-    '',                                      // 8
-    '```sh',                                 // 9
-    'a fenced block: not prose',             // 10
-    '```',                                   // 11
-    '',                                      // 12
-    '<Excerpt id="k/one" />',                // 13
-    '',                                      // 14
-    '- cited :cite[k/one]',                  // 15
-    '- unmarked item',                       // 16
-    '  - nested, unmarked',                  // 17
-    '',                                      // 18
-    '<Callout>',                             // 19
-    '  Inside a component, unmarked.',       // 20
-    '</Callout>',                            // 21
-    '',                                      // 22
-    ':::intro',                              // 23
-    'An introduction.',                      // 24
-    ':::',                                   // 25
-    '',                                      // 26
-    ':::reading',                            // 27
-    'Ours.',                                 // 28
-    '',                                      // 29
-    '- also ours',                           // 30
-    ':::',                                   // 31
-    '',                                      // 32
-    '> A quote, unmarked.',                  // 33
-  ].join('\n'));
-  assert.deepEqual(scan.unmarked.map((u) => [u.kind, u.line, u.col, u.text]), [
-    ['paragraph', 7, 1, 'Unmarked paragraph.'],
-    ['list item', 16, 1, 'unmarked item'],
-    ['list item', 17, 3, 'nested, unmarked'],
-    ['paragraph', 20, 3, 'Inside a component, unmarked.'],
-    ['paragraph', 33, 3, 'A quote, unmarked.'],
-  ]);
+  const scan = scanPage(
+    [
+      '---', // 1
+      'title: x', // 2
+      '---', // 3
+      '', // 4
+      '## A heading: not prose', // 5
+      '', // 6
+      'Unmarked paragraph.', // 7
+      '', // 8
+      '```sh', // 9
+      'a fenced block: not prose', // 10
+      '```', // 11
+      '', // 12
+      '<Excerpt id="k/one" />', // 13
+      '', // 14
+      '- cited :cite[k/one]', // 15
+      '- unmarked item', // 16
+      '  - nested, unmarked', // 17
+      '', // 18
+      '<Callout>', // 19
+      '  Inside a component, unmarked.', // 20
+      '</Callout>', // 21
+      '', // 22
+      ':::intro', // 23
+      'An introduction.', // 24
+      ':::', // 25
+      '', // 26
+      ':::reading', // 27
+      'Ours.', // 28
+      '', // 29
+      '- also ours', // 30
+      ':::', // 31
+      '', // 32
+      '> A quote, unmarked.', // 33
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    scan.unmarked.map((u) => [u.kind, u.line, u.col, u.text]),
+    [
+      ['paragraph', 7, 1, 'Unmarked paragraph.'],
+      ['list item', 16, 1, 'unmarked item'],
+      ['list item', 17, 3, 'nested, unmarked'],
+      ['paragraph', 20, 3, 'Inside a component, unmarked.'],
+      ['paragraph', 33, 3, 'A quote, unmarked.'],
+    ],
+  );
   assert.deepEqual(scan.cites, [{ id: 'k/one', line: 15, col: 15 }]);
   assert.deepEqual(scan.embeds, [{ id: 'k/one', line: 13 }]);
   assert.deepEqual(scan.headings, [{ id: 'a-heading-not-prose', line: 5 }]);

@@ -28,12 +28,20 @@ test('--update on the real content: a KEP whose lines all moved is re-pinned, on
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const repo = join(dir, 'enhancements');
   cpSync(join(sharedPath('sources/kubernetes-enhancements'), 'keps'), join(repo, 'keps'), { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], {
-    encoding: 'utf8',
-    // The first commit is dated as SOURCE.md records the pinned one, so content's committed: holds for it.
-    env: { ...process.env, GIT_AUTHOR_NAME: 'FIXTURE', GIT_AUTHOR_EMAIL: 'fixture@example.invalid', GIT_COMMITTER_NAME: 'FIXTURE',
-      GIT_COMMITTER_EMAIL: 'fixture@example.invalid', GIT_AUTHOR_DATE: '2026-07-24T23:57:50Z', GIT_COMMITTER_DATE: '2026-07-24T23:57:50Z' },
-  }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, ...args], {
+      encoding: 'utf8',
+      // The first commit is dated as SOURCE.md records the pinned one, so content's committed: holds for it.
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'FIXTURE',
+        GIT_AUTHOR_EMAIL: 'fixture@example.invalid',
+        GIT_COMMITTER_NAME: 'FIXTURE',
+        GIT_COMMITTER_EMAIL: 'fixture@example.invalid',
+        GIT_AUTHOR_DATE: '2026-07-24T23:57:50Z',
+        GIT_COMMITTER_DATE: '2026-07-24T23:57:50Z',
+      },
+    }).trim();
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', 'FIXTURE: the pinned copies');
@@ -50,17 +58,31 @@ test('--update on the real content: a KEP whose lines all moved is re-pinned, on
     const abs = join(repo, path);
     writeFileSync(abs, `${change(splitLines(readFileSync(abs, 'utf8'))).join('\n')}\n`);
   };
-  edit(KEP3866, (lines) => [lines[0]!, ...Array.from({ length: ADDED }, () => 'FIXTURE line added upstream.'), ...lines.slice(1)]);
+  edit(KEP3866, (lines) => [
+    lines[0]!,
+    ...Array.from({ length: ADDED }, () => 'FIXTURE line added upstream.'),
+    ...lines.slice(1),
+  ]);
   edit(KEP5495, (lines) => lines.map((l, i) => (i === quoted5495.lines[0] - 1 ? `${l} FIXTURE` : l)));
   git('commit', '-q', '-am', 'FIXTURE: lines added to KEP-3866, a quoted line of KEP-5495 reworded');
   const c2 = git('rev-parse', 'HEAD');
 
   const files = ['sources.yaml', ...data.sources.map((s) => `excerpts/${s.id}.yaml`)];
   const original = Object.fromEntries(files.map((f) => [f, readFileSync(join(content, f), 'utf8')]));
-  const out = spawnSync(process.execPath, ['tools/verify-drift.ts', '--enhancements', repo, '--content', content, '--update'], { cwd: root, encoding: 'utf8' });
+  const out = spawnSync(
+    process.execPath,
+    ['tools/verify-drift.ts', '--enhancements', repo, '--content', content, '--update'],
+    { cwd: root, encoding: 'utf8' },
+  );
   assert.equal(out.status, 1, out.stdout + out.stderr);
   const readme3866 = data.excerpts.filter((e) => e.source === 'kep-3866' && e.path === undefined);
-  assert.match(out.stdout, new RegExp(`^  kep-3866: ${c1.slice(0, 12)} -> ${c2.slice(0, 12)} \\(\\d{4}-\\d\\d-\\d\\d\\); ${readme3866.length} moved: `, 'm'));
+  assert.match(
+    out.stdout,
+    new RegExp(
+      `^  kep-3866: ${c1.slice(0, 12)} -> ${c2.slice(0, 12)} \\(\\d{4}-\\d\\d-\\d\\d\\); ${readme3866.length} moved: `,
+      'm',
+    ),
+  );
   assert.match(out.stdout, new RegExp(`^  kep-5495: kept at ${c1.slice(0, 12)}: 1 changed; `, 'm'));
   assert.match(out.stdout, new RegExp(`^  kep-5495/${quoted5495.id} \\(quote\\) changed: ${KEP5495}`, 'm'));
 
@@ -78,7 +100,9 @@ test('--update on the real content: a KEP whose lines all moved is re-pinned, on
   }
   // Its quotes are verbatim, exact-range and rightly cut at the new commit.
   const quotes = after.excerpts.filter((e) => e.source === 'kep-3866');
-  const atNew = verifyQuotes({ sources: [kep3866], excerpts: quotes }, (path) => execFileSync('git', ['-C', repo, 'show', `${c2}:${path}`], { encoding: 'utf8' }));
+  const atNew = verifyQuotes({ sources: [kep3866], excerpts: quotes }, (path) =>
+    execFileSync('git', ['-C', repo, 'show', `${c2}:${path}`], { encoding: 'utf8' }),
+  );
   assert.deepEqual(atNew.problems, []);
   assert.equal(atNew.checked, quotes.length);
 });

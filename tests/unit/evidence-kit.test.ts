@@ -11,13 +11,37 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { astroBuild } from '../support/astro-build.ts';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readIptablesNat, readNftTable, readOutput, readSyncLog, iptablesWords, sha256 } from '../../src/lib/content/evidence/index.ts';
+import {
+  readIptablesNat,
+  readNftTable,
+  readOutput,
+  readSyncLog,
+  iptablesWords,
+  sha256,
+} from '../../src/lib/content/evidence/index.ts';
 import { criRecords, goQuote, klogEntry, type Value } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-klog-cri.ts';
-import { fixtureNftSync, fixtureNftTransaction, fixtureRestoreInput } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-payloads.ts';
+import {
+  fixtureNftSync,
+  fixtureNftTransaction,
+  fixtureRestoreInput,
+} from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-payloads.ts';
 import { impostorElf } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-impostor-elf.ts';
 import { setMeasureEvidence } from '../../tools/lib/evidence-kit.ts';
 import { loadContent, loadTable } from '../../src/lib/content/load.ts';
@@ -48,7 +72,16 @@ function snapshot(dir: string): Map<string, string> {
 // --- the parser ----------------------------------------------------------------------------
 
 test('iptablesWords: quoted comments stay one word', () => {
-  assert.deepEqual(iptablesWords('-A X -m comment --comment "a b -> c" -j Y'), ['-A', 'X', '-m', 'comment', '--comment', 'a b -> c', '-j', 'Y']);
+  assert.deepEqual(iptablesWords('-A X -m comment --comment "a b -> c" -j Y'), [
+    '-A',
+    'X',
+    '-m',
+    'comment',
+    '--comment',
+    'a b -> c',
+    '-j',
+    'Y',
+  ]);
 });
 
 test('readIptablesNat: the FIXTURE Service chain, its three endpoints, the statistic cascade and DNAT targets', () => {
@@ -56,27 +89,45 @@ test('readIptablesNat: the FIXTURE Service chain, its three endpoints, the stati
   assert.equal(rest.length, 0);
   assert.equal(svc!.chain, 'KUBE-SVC-FIXTURE3ENDPOINTS');
   assert.equal(svc!.service, 'fixture-ns/fixture-svc:http');
-  assert.deepEqual(svc!.endpoints.map((e) => [e.chain, e.dnat]), [
-    ['KUBE-SEP-FIXTUREENDPOINT1', '10.244.1.11:8080'],
-    ['KUBE-SEP-FIXTUREENDPOINT2', '10.244.1.12:8080'],
-    ['KUBE-SEP-FIXTUREENDPOINT3', '10.244.2.13:8080'],
-  ]);
-  assert.deepEqual(svc!.picks.map((p) => [p.kind, p.probability]), [['random', '0.3333333333'], ['random', '0.5000000000'], ['rest', undefined]]);
+  assert.deepEqual(
+    svc!.endpoints.map((e) => [e.chain, e.dnat]),
+    [
+      ['KUBE-SEP-FIXTUREENDPOINT1', '10.244.1.11:8080'],
+      ['KUBE-SEP-FIXTUREENDPOINT2', '10.244.1.12:8080'],
+      ['KUBE-SEP-FIXTUREENDPOINT3', '10.244.2.13:8080'],
+    ],
+  );
+  assert.deepEqual(
+    svc!.picks.map((p) => [p.kind, p.probability]),
+    [
+      ['random', '0.3333333333'],
+      ['random', '0.5000000000'],
+      ['rest', undefined],
+    ],
+  );
   for (const e of svc!.endpoints) assert.ok(Math.abs(e.share! - 1 / 3) < 1e-6, `${e.chain}: ${e.share}`);
   assert.ok(!svc!.picks.some((p) => p.rule.includes('KUBE-MARK-MASQ')), 'the masquerade jump is not an endpoint pick');
 });
 
 test('readIptablesNat: a recent-match rule is session affinity, not part of the random cascade; other tables are ignored', () => {
   const dump = [
-    '*filter', '-A KUBE-SVC-FIXTUREFILTER -j KUBE-SEP-FIXTUREIGNORED', 'COMMIT',
+    '*filter',
+    '-A KUBE-SVC-FIXTUREFILTER -j KUBE-SEP-FIXTUREIGNORED',
+    'COMMIT',
     '*nat',
     '-A KUBE-SVC-FIXTUREAFFINITY -m comment --comment "fixture-ns/a:p -> 10.0.0.1:80" -m recent --name KUBE-SEP-FIXTUREA --mask 255.255.255.255 --rsource --rcheck --seconds 10800 --reap -j KUBE-SEP-FIXTUREA',
     '-A KUBE-SVC-FIXTUREAFFINITY -m comment --comment "fixture-ns/a:p -> 10.0.0.1:80" -j KUBE-SEP-FIXTUREA',
     'COMMIT',
   ].join('\n');
   const services = readIptablesNat(dump);
-  assert.deepEqual(services.map((s) => s.chain), ['KUBE-SVC-FIXTUREAFFINITY']);
-  assert.deepEqual(services[0]!.picks.map((p) => p.kind), ['affinity', 'rest']);
+  assert.deepEqual(
+    services.map((s) => s.chain),
+    ['KUBE-SVC-FIXTUREAFFINITY'],
+  );
+  assert.deepEqual(
+    services[0]!.picks.map((p) => p.kind),
+    ['affinity', 'rest'],
+  );
   assert.equal(services[0]!.endpoints.length, 1);
   assert.equal(services[0]!.endpoints[0]!.share, 1);
 });
@@ -86,7 +137,14 @@ test('readNftTable: the FIXTURE numgen verdict map, its three endpoint chains an
   assert.equal(rest.length, 0);
   assert.equal(svc!.chain, 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http');
   assert.equal(svc!.modulus, 3);
-  assert.deepEqual(svc!.endpoints.map((e) => [e.index, e.verdict, e.dnat]), [[0, 'goto', '10.244.1.11:8080'], [1, 'goto', '10.244.1.12:8080'], [2, 'goto', '10.244.2.13:8080']]);
+  assert.deepEqual(
+    svc!.endpoints.map((e) => [e.index, e.verdict, e.dnat]),
+    [
+      [0, 'goto', '10.244.1.11:8080'],
+      [1, 'goto', '10.244.1.12:8080'],
+      [2, 'goto', '10.244.2.13:8080'],
+    ],
+  );
   assert.match(svc!.rule, /^numgen random mod 3 vmap \{/);
 });
 
@@ -98,12 +156,26 @@ test('readNftTable: the FIXTURE numgen verdict map, its three endpoint chains an
 function countPayload(backend: 'iptables' | 'nftables', payload: string) {
   const lines = payload.replace(/\n$/, '').split('\n');
   return backend === 'iptables'
-    ? { lines: lines.length, chains: lines.filter((l) => l[0] === ':').length, rules: lines.filter((l) => l.startsWith('-A ')).length }
-    : { lines: lines.length, chains: lines.filter((l) => /^(add|create) chain /.test(l)).length, rules: lines.filter((l) => /^(add|insert|replace) rule /.test(l)).length };
+    ? {
+        lines: lines.length,
+        chains: lines.filter((l) => l[0] === ':').length,
+        rules: lines.filter((l) => l.startsWith('-A ')).length,
+      }
+    : {
+        lines: lines.length,
+        chains: lines.filter((l) => /^(add|create) chain /.test(l)).length,
+        rules: lines.filter((l) => /^(add|insert|replace) rule /.test(l)).length,
+      };
 }
 const restoreEntry = (payload: string, pairs: Array<[string, Value]> = [['ipFamily', 'IPv4']]) =>
-  klogEntry('Reloading service iptables data', [['ipFamily', 'IPv4'], ['numServices', 3]], 1) +
-  klogEntry('Restoring iptables', [...pairs, ['rules', { bytes: Buffer.from(payload) }]], 2);
+  klogEntry(
+    'Reloading service iptables data',
+    [
+      ['ipFamily', 'IPv4'],
+      ['numServices', 3],
+    ],
+    1,
+  ) + klogEntry('Restoring iptables', [...pairs, ['rules', { bytes: Buffer.from(payload) }]], 2);
 // The syncs as logged (readSyncLog); readOutput(18) also needs the change they show (below).
 const sync18 = (backend: string, output: string) => {
   const { reading, problem, line } = readSyncLog(output, backend);
@@ -116,7 +188,10 @@ test('exercise 18, iptables: the payload is read by its key, "rules", after the 
   const [sync, ...rest] = sync18('iptables', criRecords(restoreEntry(payload), false));
   assert.equal(rest.length, 0);
   assert.deepEqual(sync!.lines, payload.replace(/\n$/, '').split('\n'), 'the payload, decoded line for line');
-  assert.deepEqual({ lines: sync!.lines.length, chains: sync!.chains, rules: sync!.rules }, countPayload('iptables', payload));
+  assert.deepEqual(
+    { lines: sync!.lines.length, chains: sync!.chains, rules: sync!.rules },
+    countPayload('iptables', payload),
+  );
   assert.equal(sync!.ipFamily, 'IPv4');
 });
 
@@ -127,7 +202,10 @@ test('exercise 18, iptables: the form of the pinned commit (klog.V(9).InfoS, no 
   assert.match(older, /rules=<\n\t\*filter\n/);
   for (const log of [pinned, older]) {
     const [sync] = sync18('iptables', log);
-    assert.deepEqual({ lines: sync!.lines.length, chains: sync!.chains, rules: sync!.rules }, countPayload('iptables', payload));
+    assert.deepEqual(
+      { lines: sync!.lines.length, chains: sync!.chains, rules: sync!.rules },
+      countPayload('iptables', payload),
+    );
   }
 });
 
@@ -138,30 +216,44 @@ test('exercise 18: Go\'s quoting is decoded exactly (\\n \\t \\" \\\\ \\u \\U \\
   const [sync] = sync18('iptables', klogEntry('Restoring iptables', [['rules', { bytes: Buffer.from(payload) }]], 1));
   assert.deepEqual(sync!.lines, payload.replace(/\n$/, '').split('\n'));
   // Go's strconv.Unquote also reads octal (\101) and \x bytes that form UTF-8 together.
-  const octal = 'I0101 00:00:00.000000       1 FIXTURE.go:1] "Restoring iptables" rules="*nat\\n\\101 \\xc3\\xa9\\n-A KUBE-SVC-FIXTURE -j KUBE-SEP-FIXTURE\\n"';
+  const octal =
+    'I0101 00:00:00.000000       1 FIXTURE.go:1] "Restoring iptables" rules="*nat\\n\\101 \\xc3\\xa9\\n-A KUBE-SVC-FIXTURE -j KUBE-SEP-FIXTURE\\n"';
   assert.deepEqual(sync18('iptables', octal)[0]!.lines, ['*nat', 'A é', '-A KUBE-SVC-FIXTURE -j KUBE-SEP-FIXTURE']);
 });
 
 test('exercise 18, nftables: the multi-line "transaction" value, every sync in order', () => {
   const payload = fixtureNftTransaction(3);
-  const log = criRecords(klogEntry('Running nftables transaction', [['transaction', payload]], 1) + klogEntry('FIXTURE other', [], 2) +
-    klogEntry('Running nftables transaction', [['transaction', payload]], 3), false);
+  const log = criRecords(
+    klogEntry('Running nftables transaction', [['transaction', payload]], 1) +
+      klogEntry('FIXTURE other', [], 2) +
+      klogEntry('Running nftables transaction', [['transaction', payload]], 3),
+    false,
+  );
   const syncs = sync18('nftables', log);
   assert.equal(syncs.length, 2);
-  for (const s of syncs) assert.deepEqual({ lines: s.lines.length, chains: s.chains, rules: s.rules }, countPayload('nftables', payload));
+  for (const s of syncs)
+    assert.deepEqual({ lines: s.lines.length, chains: s.chains, rules: s.rules }, countPayload('nftables', payload));
   assert.ok(syncs[0]!.line < syncs[1]!.line, 'each sync says where it starts in the output');
-  assert.match(readOutput(18, 'iptables', log).problem!, /Restoring iptables/, 'another backend\'s marker is not read');
+  assert.match(readOutput(18, 'iptables', log).problem!, /Restoring iptables/, "another backend's marker is not read");
 });
 
 test('exercise 18: a line longer than a CRI record, split into P records, is joined (fault 2)', () => {
   for (const [backend, payload, entry] of [
     ['iptables', fixtureRestoreInput(120), (p: string) => restoreEntry(p)],
-    ['nftables', fixtureNftTransaction(300), (p: string) => klogEntry('Running nftables transaction', [['transaction', p]], 1)],
+    [
+      'nftables',
+      fixtureNftTransaction(300),
+      (p: string) => klogEntry('Running nftables transaction', [['transaction', p]], 1),
+    ],
   ] as const) {
     const log = criRecords(entry(payload), false);
     assert.ok(/ stderr P /.test(log), `${backend}: the FIXTURE log holds P records`);
     const [sync] = sync18(backend, log);
-    assert.deepEqual({ lines: sync!.lines.length, chains: sync!.chains, rules: sync!.rules }, countPayload(backend, payload), backend);
+    assert.deepEqual(
+      { lines: sync!.lines.length, chains: sync!.chains, rules: sync!.rules },
+      countPayload(backend, payload),
+      backend,
+    );
   }
 });
 
@@ -176,16 +268,51 @@ test('exercise 18: refused, located, when it counts nothing or cannot read it wh
   const cut = criRecords(restoreEntry(fixtureRestoreInput(120)), true);
   refused('iptables', cut, /partial CRI record .* never ended by an F record/, 2);
   // An entry with no payload under the key the exercise reads.
-  refused('iptables', klogEntry('Restoring iptables', [['ipFamily', 'IPv4']], 1), /"Restoring iptables" .*no rules= value/, 1);
+  refused(
+    'iptables',
+    klogEntry('Restoring iptables', [['ipFamily', 'IPv4']], 1),
+    /"Restoring iptables" .*no rules= value/,
+    1,
+  );
   // A payload with no rules (and an empty one).
-  refused('iptables', '# FIXTURE\n' + klogEntry('Restoring iptables', [['rules', { bytes: Buffer.from('*nat\nCOMMIT\n') }]], 1), /counts no rules/, 2);
-  refused('iptables', klogEntry('Restoring iptables', [['rules', { bytes: Buffer.from('') }]], 1), /empty|counts no rules/, 1);
-  refused('nftables', klogEntry('Running nftables transaction', [['transaction', 'add table ip kube-proxy\n']], 1), /counts no rules/, 1);
+  refused(
+    'iptables',
+    '# FIXTURE\n' + klogEntry('Restoring iptables', [['rules', { bytes: Buffer.from('*nat\nCOMMIT\n') }]], 1),
+    /counts no rules/,
+    2,
+  );
+  refused(
+    'iptables',
+    klogEntry('Restoring iptables', [['rules', { bytes: Buffer.from('') }]], 1),
+    /empty|counts no rules/,
+    1,
+  );
+  refused(
+    'nftables',
+    klogEntry('Running nftables transaction', [['transaction', 'add table ip kube-proxy\n']], 1),
+    /counts no rules/,
+    1,
+  );
   // Quoting that Go would not have written.
-  refused('iptables', 'I0101 00:00:00.000000       1 FIXTURE.go:1] "Restoring iptables" rules="*nat\\q"', /rules=.*\\q/, 1);
-  refused('iptables', 'I0101 00:00:00.000000       1 FIXTURE.go:1] "Restoring iptables" rules="*nat', /rules=.*not closed/, 1);
+  refused(
+    'iptables',
+    'I0101 00:00:00.000000       1 FIXTURE.go:1] "Restoring iptables" rules="*nat\\q"',
+    /rules=.*\\q/,
+    1,
+  );
+  refused(
+    'iptables',
+    'I0101 00:00:00.000000       1 FIXTURE.go:1] "Restoring iptables" rules="*nat',
+    /rules=.*not closed/,
+    1,
+  );
   // A multi-line value that never ends.
-  refused('nftables', 'I0101 00:00:00.000000       1 FIXTURE.go:1] "Running nftables transaction" transaction=<\n\tadd rule ip kube-proxy x y\n', /transaction=<.*not closed/, 1);
+  refused(
+    'nftables',
+    'I0101 00:00:00.000000       1 FIXTURE.go:1] "Running nftables transaction" transaction=<\n\tadd rule ip kube-proxy x y\n',
+    /transaction=<.*not closed/,
+    1,
+  );
 });
 
 // --- exercise 18: the change the syncs must show ------------------------------------------------
@@ -195,28 +322,59 @@ test('exercise 18: refused, located, when it counts nothing or cannot read it wh
  * lines, kubectl's messages), the rules before the scale (the FIXTURE netns rules: fixture-ns/fixture-svc
  * with 3 endpoints), and the log. `drop` leaves out each line it matches.
  */
-function ex18Output(backend: 'iptables' | 'nftables', log: string, o: { replicas?: [number, number]; scaleExit?: number; drop?: RegExp } = {}): string {
+function ex18Output(
+  backend: 'iptables' | 'nftables',
+  log: string,
+  o: { replicas?: [number, number]; scaleExit?: number; drop?: RegExp } = {},
+): string {
   const [before, after] = o.replicas ?? [3, 4];
   const dump = backend === 'iptables' ? ['iptables-save -t nat', RULES] : ['nft list table ip kube-proxy', NFT];
   return [
-    '# change: deployment=fixture-ns/fixture-deploy', '# change: service=fixture-ns/fixture-svc', `# change: replicas_before=${before}`,
-    `# ==> rules before the scale: ${dump[0]}`, dump[1]!.replace(/\n$/, ''), '# <== rules before the scale',
-    '# kubeproxy_sync_* metrics before', '# metrics unreachable at http://127.0.0.1:10249/metrics: FIXTURE',
-    `# change: scale_to=${after}`, `# change: scale_exit=${o.scaleExit ?? 0}`, '# kubectl: deployment.apps/fixture-deploy scaled (FIXTURE)',
-    '# change: rollout_exit=0', '# kubectl: FIXTURE rollout complete', `# change: replicas_after=${after}`, `# change: ready_after=${after}`,
-    '# FIXTURE log from byte 1', log.replace(/\n$/, ''), '',
-  ].filter((l) => !o.drop?.test(l)).join('\n');
+    '# change: deployment=fixture-ns/fixture-deploy',
+    '# change: service=fixture-ns/fixture-svc',
+    `# change: replicas_before=${before}`,
+    `# ==> rules before the scale: ${dump[0]}`,
+    dump[1]!.replace(/\n$/, ''),
+    '# <== rules before the scale',
+    '# kubeproxy_sync_* metrics before',
+    '# metrics unreachable at http://127.0.0.1:10249/metrics: FIXTURE',
+    `# change: scale_to=${after}`,
+    `# change: scale_exit=${o.scaleExit ?? 0}`,
+    '# kubectl: deployment.apps/fixture-deploy scaled (FIXTURE)',
+    '# change: rollout_exit=0',
+    '# kubectl: FIXTURE rollout complete',
+    `# change: replicas_after=${after}`,
+    `# change: ready_after=${after}`,
+    '# FIXTURE log from byte 1',
+    log.replace(/\n$/, ''),
+    '',
+  ]
+    .filter((l) => !o.drop?.test(l))
+    .join('\n');
 }
 /** A logged sync whose payload writes fixture-ns/fixture-svc with `endpoints` endpoints (and 2 or 3 other Services). */
-const syncWriting = (backend: 'iptables' | 'nftables', endpoints: number, line = 1) => backend === 'iptables'
-  ? klogEntry('Restoring iptables', [['ipFamily', 'IPv4'], ['rules', { bytes: Buffer.from(fixtureRestoreInput(2, endpoints)) }]], line)
-  : klogEntry('Running nftables transaction', [['transaction', fixtureNftSync(3, endpoints)]], line);
+const syncWriting = (backend: 'iptables' | 'nftables', endpoints: number, line = 1) =>
+  backend === 'iptables'
+    ? klogEntry(
+        'Restoring iptables',
+        [
+          ['ipFamily', 'IPv4'],
+          ['rules', { bytes: Buffer.from(fixtureRestoreInput(2, endpoints)) }],
+        ],
+        line,
+      )
+    : klogEntry('Running nftables transaction', [['transaction', fixtureNftSync(3, endpoints)]], line);
 /** The output line a text starts on. */
 const lineOf = (output: string, text: string) => output.slice(0, output.indexOf(text)).split('\n').length;
 /** The output lines the logged syncs start on (CRI record or plain klog line). */
-const syncLines = (output: string) => output.split('\n').flatMap((l, i) => (/^(\S+ stderr F )?I\d{4} .*"(Restoring iptables|Running nftables transaction)"/.test(l) ? [i + 1] : []));
+const syncLines = (output: string) =>
+  output
+    .split('\n')
+    .flatMap((l, i) =>
+      /^(\S+ stderr F )?I\d{4} .*"(Restoring iptables|Running nftables transaction)"/.test(l) ? [i + 1] : [],
+    );
 
-test('exercise 18 shows the change: the Service\'s endpoints before (the rules before the scale) and after (the sync), and that sync\'s cost', () => {
+test("exercise 18 shows the change: the Service's endpoints before (the rules before the scale) and after (the sync), and that sync's cost", () => {
   for (const backend of ['iptables', 'nftables'] as const) {
     // A periodic sync that still writes the 3 endpoints, then the one that writes 4.
     const log = criRecords(syncWriting(backend, 3, 1) + syncWriting(backend, 4, 2), false);
@@ -224,18 +382,47 @@ test('exercise 18 shows the change: the Service\'s endpoints before (the rules b
     assert.equal(problem, undefined, problem);
     assert.ok(reading?.exercise === 18);
     const { change, syncs } = reading;
-    const chain = backend === 'iptables' ? 'KUBE-SVC-FIXTURE3ENDPOINTS' : 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http';
-    assert.deepEqual(change.before.map((c) => [c.chain, c.endpoints.length]), [[chain, 3]], backend);
-    assert.deepEqual(change.after.map((c) => [c.chain, c.endpoints.length]), [[chain, 4]], backend);
-    assert.deepEqual([change.replicasBefore, change.replicasAfter, change.delta, change.scaleExit, change.rolloutExit], [3, 4, 1, 0, 0]);
+    const chain =
+      backend === 'iptables' ? 'KUBE-SVC-FIXTURE3ENDPOINTS' : 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http';
+    assert.deepEqual(
+      change.before.map((c) => [c.chain, c.endpoints.length]),
+      [[chain, 3]],
+      backend,
+    );
+    assert.deepEqual(
+      change.after.map((c) => [c.chain, c.endpoints.length]),
+      [[chain, 4]],
+      backend,
+    );
+    assert.deepEqual(
+      [change.replicasBefore, change.replicasAfter, change.delta, change.scaleExit, change.rolloutExit],
+      [3, 4, 1, 0, 0],
+    );
     assert.deepEqual(change.kubectl, ['deployment.apps/fixture-deploy scaled (FIXTURE)', 'FIXTURE rollout complete']);
     assert.equal(change.sync, 1, 'the second sync is the one that shows the change');
-    assert.deepEqual(syncs.map((s) => s.service?.map((c) => c.endpoints.length)), [[3], [4]]);
+    assert.deepEqual(
+      syncs.map((s) => s.service?.map((c) => c.endpoints.length)),
+      [[3], [4]],
+    );
     const payload = backend === 'iptables' ? fixtureRestoreInput(2, 4) : fixtureNftSync(3, 4);
-    assert.deepEqual({ lines: syncs[1]!.lines.length, chains: syncs[1]!.chains, rules: syncs[1]!.rules }, countPayload(backend, payload));
-    const added = backend === 'iptables' ? 'KUBE-SEP-FIXTUREENDPOINT4' : 'endpoint-FIXTURE4-fixture-ns/fixture-svc/tcp/http__10.244.1.14/8080';
-    assert.deepEqual(change.after[0]!.endpoints.filter((e) => !change.before[0]!.endpoints.includes(e)), [added], 'one endpoint chain added');
-    assert.deepEqual(change.before[0]!.endpoints.filter((e) => !change.after[0]!.endpoints.includes(e)), [], 'none removed');
+    assert.deepEqual(
+      { lines: syncs[1]!.lines.length, chains: syncs[1]!.chains, rules: syncs[1]!.rules },
+      countPayload(backend, payload),
+    );
+    const added =
+      backend === 'iptables'
+        ? 'KUBE-SEP-FIXTUREENDPOINT4'
+        : 'endpoint-FIXTURE4-fixture-ns/fixture-svc/tcp/http__10.244.1.14/8080';
+    assert.deepEqual(
+      change.after[0]!.endpoints.filter((e) => !change.before[0]!.endpoints.includes(e)),
+      [added],
+      'one endpoint chain added',
+    );
+    assert.deepEqual(
+      change.before[0]!.endpoints.filter((e) => !change.after[0]!.endpoints.includes(e)),
+      [],
+      'none removed',
+    );
   }
 });
 
@@ -249,25 +436,66 @@ test('exercise 18 refuses, located, a capture whose syncs do not show the endpoi
   for (const backend of ['iptables', 'nftables'] as const) {
     // The scale was refused (RBAC), and the capture kept the next periodic sync: 3 endpoints, as before.
     const still = ex18Output(backend, syncWriting(backend, 3));
-    refused(backend, still, /no sync writes \S+ of service fixture-ns\/fixture-svc with the 4 endpoints .*scaled 3 -> 4 .*written: sync 1: 3\): the syncs do not show the change/, syncLines(still)[0]!);
+    refused(
+      backend,
+      still,
+      /no sync writes \S+ of service fixture-ns\/fixture-svc with the 4 endpoints .*scaled 3 -> 4 .*written: sync 1: 3\): the syncs do not show the change/,
+      syncLines(still)[0]!,
+    );
     // A sync that writes another count than the recorded change gives.
     const five = ex18Output(backend, syncWriting(backend, 3) + syncWriting(backend, 5, 2));
-    refused(backend, five, /sync 2 writes \S+ of service fixture-ns\/fixture-svc with 5 endpoints, but the capture recorded deployment fixture-ns\/fixture-deploy scaled 3 -> 4/, syncLines(five)[1]!);
+    refused(
+      backend,
+      five,
+      /sync 2 writes \S+ of service fixture-ns\/fixture-svc with 5 endpoints, but the capture recorded deployment fixture-ns\/fixture-deploy scaled 3 -> 4/,
+      syncLines(five)[1]!,
+    );
   }
   // A sync that writes other Services only (a partial sync).
-  const other = ex18Output('iptables', klogEntry('Restoring iptables', [['rules', { bytes: Buffer.from(fixtureRestoreInput(2)) }]], 1));
-  refused('iptables', other, /no sync writes KUBE-SVC-FIXTURE3ENDPOINTS .*no sync writes that chain/, syncLines(other)[0]!);
+  const other = ex18Output(
+    'iptables',
+    klogEntry('Restoring iptables', [['rules', { bytes: Buffer.from(fixtureRestoreInput(2)) }]], 1),
+  );
+  refused(
+    'iptables',
+    other,
+    /no sync writes KUBE-SVC-FIXTURE3ENDPOINTS .*no sync writes that chain/,
+    syncLines(other)[0]!,
+  );
   // kubectl scale failed; the record is missing; the rules before do not show the Service.
   const failed = ex18Output('iptables', syncWriting('iptables', 4), { scaleExit: 1 });
-  refused('iptables', failed, /kubectl scale exited 1: the Deployment was not scaled/, lineOf(failed, '# change: scale_exit=1'));
-  refused('iptables', ex18Output('iptables', syncWriting('iptables', 4), { drop: /^# change: replicas_after/ }), /does not record the change it measures \(no "# change:" line for replicas_after\)/, 1);
-  const elsewhere = ex18Output('iptables', syncWriting('iptables', 4)).replaceAll('fixture-ns/fixture-svc:http', 'fixture-ns/FIXTURE-other:http');
-  refused('iptables', elsewhere, /the rules before the scale \(iptables-save -t nat\) show no endpoints of service fixture-ns\/fixture-svc/, lineOf(elsewhere, '# ==> rules before'));
+  refused(
+    'iptables',
+    failed,
+    /kubectl scale exited 1: the Deployment was not scaled/,
+    lineOf(failed, '# change: scale_exit=1'),
+  );
+  refused(
+    'iptables',
+    ex18Output('iptables', syncWriting('iptables', 4), { drop: /^# change: replicas_after/ }),
+    /does not record the change it measures \(no "# change:" line for replicas_after\)/,
+    1,
+  );
+  const elsewhere = ex18Output('iptables', syncWriting('iptables', 4)).replaceAll(
+    'fixture-ns/fixture-svc:http',
+    'fixture-ns/FIXTURE-other:http',
+  );
+  refused(
+    'iptables',
+    elsewhere,
+    /the rules before the scale \(iptables-save -t nat\) show no endpoints of service fixture-ns\/fixture-svc/,
+    lineOf(elsewhere, '# ==> rules before'),
+  );
   // The log's own problems come first, located as before.
-  refused('iptables', ex18Output('iptables', criRecords(restoreEntry(fixtureRestoreInput(120)), true)), /partial CRI record/, lineOf(ex18Output('iptables', criRecords(restoreEntry(fixtureRestoreInput(120)), true)), ' stderr P '));
+  refused(
+    'iptables',
+    ex18Output('iptables', criRecords(restoreEntry(fixtureRestoreInput(120)), true)),
+    /partial CRI record/,
+    lineOf(ex18Output('iptables', criRecords(restoreEntry(fixtureRestoreInput(120)), true)), ' stderr P '),
+  );
 });
 
-test('readOutput: each exercise\'s shape, and an iptables dump is not exercise 17 nor an nft listing exercise 16', () => {
+test("readOutput: each exercise's shape, and an iptables dump is not exercise 17 nor an nft listing exercise 16", () => {
   assert.equal(readOutput(16, 'iptables', RULES).reading?.exercise, 16);
   assert.equal(readOutput(17, 'nftables', NFT).reading?.exercise, 17);
   assert.match(readOutput(17, 'nftables', RULES).problem!, /numgen random mod N/);
@@ -278,18 +506,28 @@ test('readOutput: each exercise\'s shape, and an iptables dump is not exercise 1
 
 // --- axes.yaml edited in place ---------------------------------------------------------------
 
-test('setMeasureEvidence: adds one line under the cell\'s measure and changes nothing else', () => {
+test("setMeasureEvidence: adds one line under the cell's measure and changes nothing else", () => {
   const text = readFileSync(join(root, 'content/comparison/axes.yaml'), 'utf8');
   const next = setMeasureEvidence(text, 2, 'nftables', 'fixture-evidence-id');
   const added = next.split('\n').filter((l, i, all) => !text.split('\n').includes(l) || all.indexOf(l) !== i);
-  assert.deepEqual(added.filter((l) => l.includes('fixture-evidence-id')), ['        evidence: fixture-evidence-id']);
-  assert.equal(next.replace('        evidence: fixture-evidence-id\n', ''), text, 'every other byte, comments and folded lines included, is as it was');
+  assert.deepEqual(
+    added.filter((l) => l.includes('fixture-evidence-id')),
+    ['        evidence: fixture-evidence-id'],
+  );
+  assert.equal(
+    next.replace('        evidence: fixture-evidence-id\n', ''),
+    text,
+    'every other byte, comments and folded lines included, is as it was',
+  );
 });
 
 // --- build-time checks on an evidence file ---------------------------------------------------
 
 /** content/ copy + the valid FIXTURE capture added, then `mutate` applied to the evidence file. */
-async function evidenceProblems(name: string, mutate: (text: string) => string): Promise<{ problems: Problem[]; file: string }> {
+async function evidenceProblems(
+  name: string,
+  mutate: (text: string) => string,
+): Promise<{ problems: Problem[]; file: string }> {
   const content = contentCopy(name);
   const add = runAdd(join(kit, 'captures/valid'), content);
   assert.equal(add.status, 0, add.output);
@@ -305,7 +543,11 @@ async function evidenceProblems(name: string, mutate: (text: string) => string):
 }
 
 test('build check: output edited after capture fails, naming the file, line, row, column and output', async () => {
-  const { problems } = await evidenceProblems('check-edited', (t) => t.replace('--probability 0.50000000000', '--probability 0.90000000000').replace('--probability 0.5000000000', '--probability 0.9000000000'));
+  const { problems } = await evidenceProblems('check-edited', (t) =>
+    t
+      .replace('--probability 0.50000000000', '--probability 0.90000000000')
+      .replace('--probability 0.5000000000', '--probability 0.9000000000'),
+  );
   const p = problems.find((x) => /edited after capture/.test(x.problem));
   assert.ok(p, JSON.stringify(problems));
   assert.match(p.file, /evidence\/ex16-iptables-2000-01-01\.yaml$/);
@@ -318,7 +560,9 @@ test('build check: output edited after capture fails, naming the file, line, row
 test('build check: exercise 16 evidence whose output has no KUBE-SVC chain fails, naming the file and output', async () => {
   const { problems } = await evidenceProblems('check-shape', (t) => {
     const output = 'FIXTURE: not a nat dump\n';
-    return t.replace(/^output: [\s\S]*?(?=^mode:)/m, `output: |\n  FIXTURE: not a nat dump\n`).replace(/^sha256: .*$/m, `sha256: ${sha256(output)}`);
+    return t
+      .replace(/^output: [\s\S]*?(?=^mode:)/m, `output: |\n  FIXTURE: not a nat dump\n`)
+      .replace(/^sha256: .*$/m, `sha256: ${sha256(output)}`);
   });
   assert.equal(problems.length, 1, JSON.stringify(problems));
   assert.match(problems[0]!.problem, /does not show what exercise 16 looks at: expected a KUBE-SVC-/);
@@ -335,7 +579,10 @@ test('build check: a recorded mode that is not the column fails, naming mode', a
 // --- npm run evidence -- add: accepted, and each refusal --------------------------------------
 
 function runAdd(capture: string, content: string) {
-  const run = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), 'add', capture, '--content', content], { cwd: root, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), 'add', capture, '--content', content], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -343,12 +590,22 @@ test('evidence add: the valid FIXTURE capture becomes an evidence file and the c
   const content = contentCopy('add-valid');
   const { status, output } = runAdd(join(kit, 'captures/valid'), content);
   assert.equal(status, 0, output);
-  assert.match(output, /added .*evidence\/ex16-iptables-2000-01-01\.yaml .*row "endpoint-selection", column "iptables" at .*comparison\/axes\.yaml:\d+:\d+/);
+  assert.match(
+    output,
+    /added .*evidence\/ex16-iptables-2000-01-01\.yaml .*row "endpoint-selection", column "iptables" at .*comparison\/axes\.yaml:\d+:\d+/,
+  );
   const table = await loadTable(content);
   const cell = table.rows.find((r) => r.id === 'endpoint-selection')!.cells.find((c) => c.backend.id === 'iptables')!;
   assert.equal(cell.provenance, 'measured');
-  assert.equal(cell.provenance === 'measured' && cell.evidence.sha256, sha256(readFileSync(join(kit, 'captures/valid/ex16-iptables/output'), 'utf8')));
-  assert.equal(cell.provenance === 'measured' && cell.evidence.output, readFileSync(join(kit, 'captures/valid/ex16-iptables/output'), 'utf8'), 'the output byte for byte');
+  assert.equal(
+    cell.provenance === 'measured' && cell.evidence.sha256,
+    sha256(readFileSync(join(kit, 'captures/valid/ex16-iptables/output'), 'utf8')),
+  );
+  assert.equal(
+    cell.provenance === 'measured' && cell.evidence.output,
+    readFileSync(join(kit, 'captures/valid/ex16-iptables/output'), 'utf8'),
+    'the output byte for byte',
+  );
   const again = runAdd(join(kit, 'captures/valid'), content);
   assert.equal(again.status, 1, 'adding the same capture twice is refused');
   assert.match(again.output, /already has evidence/);
@@ -356,23 +613,28 @@ test('evidence add: the valid FIXTURE capture becomes an evidence file and the c
 
 const REFUSALS: Array<{ name: string; want: RegExp; what: string }> = [
   {
-    name: 'mode-not-column', what: 'a capture whose mode is not its column',
+    name: 'mode-not-column',
+    what: 'a capture whose mode is not its column',
     want: /content\/comparison\/axes\.yaml:\d+:\d+: row "endpoint-selection", column "iptables", field "measure": the capture was taken with kube-proxy in mode "nftables" \(.*capture\.env:6\), but this is the "iptables" column/,
   },
   {
-    name: 'column-not-run', what: 'a column that was not run',
+    name: 'column-not-run',
+    what: 'a column that was not run',
     want: /content\/comparison\/axes\.yaml:\d+:\d+: row "endpoint-selection", column "ipvs", field "measure": column "ipvs" was not run in this phase/,
   },
   {
-    name: 'exercise-not-this-cell', what: 'an exercise that does not measure the cell',
+    name: 'exercise-not-this-cell',
+    what: 'an exercise that does not measure the cell',
     want: /content\/comparison\/axes\.yaml:\d+:\d+: row "endpoint-change", column "iptables", field "measure\.exercise": exercise 16 does not measure this cell; exercise 18 does/,
   },
   {
-    name: 'output-edited', what: 'output edited after capture',
+    name: 'output-edited',
+    what: 'output edited after capture',
     want: /captures\/output-edited\/SHA256SUMS:4:66: field "ex16-iptables\/output": ex16-iptables\/output was edited after capture: its sha256 is [0-9a-f]{64}, the capture recorded d6dbf082/,
   },
   {
-    name: 'wrong-shape', what: 'an iptables dump as exercise 17',
+    name: 'wrong-shape',
+    what: 'an iptables dump as exercise 17',
     want: /wrong-shape\/ex17-nftables\/output:1:1: row "endpoint-selection", column "nftables", field "output": output does not show what exercise 17 looks at/,
   },
 ];
@@ -390,10 +652,19 @@ for (const r of REFUSALS) {
 }
 
 /** A capture folder as the script writes it (SHA256SUMS included), for exercise 18's refusals. */
-function writeCapture(dir: string, mode: string, cells: Array<{ exercise: number; axis: string; output: string }>, version = 'v0.0.0-FIXTURE'): string {
+function writeCapture(
+  dir: string,
+  mode: string,
+  cells: Array<{ exercise: number; axis: string; output: string }>,
+  version = 'v0.0.0-FIXTURE',
+): string {
   mkdirSync(dir, { recursive: true });
-  const files = new Map<string, string>([['capture.env',
-    `format=1\ncaptured_at=2000-01-01T00:00:00Z\nkernel=FIXTURE\nkube_proxy_version=${version}\nversion_from=FIXTURE\nmode=${mode}\nmode_from=FIXTURE\n`]]);
+  const files = new Map<string, string>([
+    [
+      'capture.env',
+      `format=1\ncaptured_at=2000-01-01T00:00:00Z\nkernel=FIXTURE\nkube_proxy_version=${version}\nversion_from=FIXTURE\nmode=${mode}\nmode_from=FIXTURE\n`,
+    ],
+  ]);
   for (const c of cells) {
     files.set(`ex${c.exercise}-${mode}/cell`, `exercise=${c.exercise}\naxis=${c.axis}\nbackend=${mode}\n`);
     files.set(`ex${c.exercise}-${mode}/command`, '# FIXTURE\n');
@@ -409,12 +680,33 @@ function writeCapture(dir: string, mode: string, cells: Array<{ exercise: number
 
 test('evidence add refuses exercise-18 output that counts nothing or holds a partial line: exit 1, located at the output line, nothing written', () => {
   const cases = [
-    { name: 'no-rules', output: `# FIXTURE\n${klogEntry('Restoring iptables', [['ipFamily', 'IPv4'], ['rules', { bytes: Buffer.from('*nat\nCOMMIT\n') }]], 1)}`, want: /ex18-iptables\/output:2:1: row "endpoint-change", column "iptables", field "output": .*counts no rules/ },
-    { name: 'wrong-key', output: `${klogEntry('Restoring iptables', [['ipFamily', 'IPv4']], 1)}`, want: /ex18-iptables\/output:1:1: .*no rules= value/ },
-    { name: 'cut', output: criRecords(restoreEntry(fixtureRestoreInput(120)), true), want: /ex18-iptables\/output:2:1: .*partial CRI record/ },
+    {
+      name: 'no-rules',
+      output: `# FIXTURE\n${klogEntry(
+        'Restoring iptables',
+        [
+          ['ipFamily', 'IPv4'],
+          ['rules', { bytes: Buffer.from('*nat\nCOMMIT\n') }],
+        ],
+        1,
+      )}`,
+      want: /ex18-iptables\/output:2:1: row "endpoint-change", column "iptables", field "output": .*counts no rules/,
+    },
+    {
+      name: 'wrong-key',
+      output: `${klogEntry('Restoring iptables', [['ipFamily', 'IPv4']], 1)}`,
+      want: /ex18-iptables\/output:1:1: .*no rules= value/,
+    },
+    {
+      name: 'cut',
+      output: criRecords(restoreEntry(fixtureRestoreInput(120)), true),
+      want: /ex18-iptables\/output:2:1: .*partial CRI record/,
+    },
   ];
   for (const c of cases) {
-    const capture = writeCapture(join(scratch, `ex18-${c.name}`), 'iptables', [{ exercise: 18, axis: 'endpoint-change', output: c.output }]);
+    const capture = writeCapture(join(scratch, `ex18-${c.name}`), 'iptables', [
+      { exercise: 18, axis: 'endpoint-change', output: c.output },
+    ]);
     const content = contentCopy(`refuse-ex18-${c.name}`);
     const before = snapshot(content);
     const { status, output } = runAdd(capture, content);
@@ -427,30 +719,59 @@ test('evidence add refuses exercise-18 output that counts nothing or holds a par
 test('evidence add refuses an exercise-18 capture whose syncs do not show the recorded change, located at the sync; accepts the one that does', async () => {
   for (const backend of ['iptables', 'nftables'] as const) {
     const stale = ex18Output(backend, criRecords(syncWriting(backend, 3), false));
-    const capture = writeCapture(join(scratch, `ex18-stale-${backend}`), backend, [{ exercise: 18, axis: 'endpoint-change', output: stale }]);
+    const capture = writeCapture(join(scratch, `ex18-stale-${backend}`), backend, [
+      { exercise: 18, axis: 'endpoint-change', output: stale },
+    ]);
     const content = contentCopy(`refuse-ex18-stale-${backend}`);
     const before = snapshot(content);
     const refused = runAdd(capture, content);
     assert.equal(refused.status, 1, refused.output);
-    assert.match(refused.output, new RegExp(`ex18-${backend}/output:${syncLines(stale)[0]}:1: row "endpoint-change", column "${backend}", field "output": no sync writes \\S+ of service fixture-ns/fixture-svc with the 4 endpoints`), refused.output);
+    assert.match(
+      refused.output,
+      new RegExp(
+        `ex18-${backend}/output:${syncLines(stale)[0]}:1: row "endpoint-change", column "${backend}", field "output": no sync writes \\S+ of service fixture-ns/fixture-svc with the 4 endpoints`,
+      ),
+      refused.output,
+    );
     assert.deepEqual(snapshot(content), before, 'the content copy is unchanged');
-    const moved = writeCapture(join(scratch, `ex18-moved-${backend}`), backend, [{ exercise: 18, axis: 'endpoint-change', output: ex18Output(backend, criRecords(syncWriting(backend, 4), false)) }]);
+    const moved = writeCapture(join(scratch, `ex18-moved-${backend}`), backend, [
+      {
+        exercise: 18,
+        axis: 'endpoint-change',
+        output: ex18Output(backend, criRecords(syncWriting(backend, 4), false)),
+      },
+    ]);
     const added = runAdd(moved, content);
     assert.equal(added.status, 0, added.output);
   }
 });
 
-test('build check: exercise-18 evidence whose syncs do not show the recorded change fails, naming the file, output and the sync\'s output line', async () => {
+test("build check: exercise-18 evidence whose syncs do not show the recorded change fails, naming the file, output and the sync's output line", async () => {
   const content = contentCopy('check-ex18-stale');
   const moved = ex18Output('iptables', syncWriting('iptables', 4));
-  const add = runAdd(writeCapture(join(scratch, 'ex18-check'), 'iptables', [{ exercise: 18, axis: 'endpoint-change', output: moved }]), content);
+  const add = runAdd(
+    writeCapture(join(scratch, 'ex18-check'), 'iptables', [{ exercise: 18, axis: 'endpoint-change', output: moved }]),
+    content,
+  );
   assert.equal(add.status, 0, add.output);
   await loadContent(content);
   const file = join(content, 'evidence/ex18-iptables-2000-01-01.yaml');
   // The sync replaced by one that still writes 3 endpoints, with a checksum to match: only the change is missing.
   const stale = ex18Output('iptables', syncWriting('iptables', 3));
   const text = readFileSync(file, 'utf8');
-  writeFileSync(file, text.replace(/^output: [\s\S]*?(?=^mode:)/m, `output: |\n${stale.replace(/\n$/, '').split('\n').map((l) => (l ? `  ${l}` : '')).join('\n')}\n`).replace(/^sha256: .*$/m, `sha256: ${sha256(stale)}`));
+  writeFileSync(
+    file,
+    text
+      .replace(
+        /^output: [\s\S]*?(?=^mode:)/m,
+        `output: |\n${stale
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l) => (l ? `  ${l}` : ''))
+          .join('\n')}\n`,
+      )
+      .replace(/^sha256: .*$/m, `sha256: ${sha256(stale)}`),
+  );
   try {
     await loadContent(content);
     assert.fail('accepted');
@@ -460,20 +781,36 @@ test('build check: exercise-18 evidence whose syncs do not show the recorded cha
     const p = error.problems[0]!;
     assert.match(p.file, /evidence\/ex18-iptables-2000-01-01\.yaml$/);
     assert.deepEqual([p.row, p.column, p.field], ['endpoint-change', 'iptables', 'output']);
-    assert.match(p.problem, new RegExp(`^output line ${syncLines(stale)[0]}: no sync writes KUBE-SVC-FIXTURE3ENDPOINTS of service fixture-ns/fixture-svc with the 4 endpoints`));
+    assert.match(
+      p.problem,
+      new RegExp(
+        `^output line ${syncLines(stale)[0]}: no sync writes KUBE-SVC-FIXTURE3ENDPOINTS of service fixture-ns/fixture-svc with the 4 endpoints`,
+      ),
+    );
   }
 });
 
 test('evidence add: an empty kube_proxy_version is located at its own line of capture.env', () => {
-  const capture = writeCapture(join(scratch, 'empty-version'), 'iptables', [{ exercise: 16, axis: 'endpoint-selection', output: RULES }], '');
+  const capture = writeCapture(
+    join(scratch, 'empty-version'),
+    'iptables',
+    [{ exercise: 16, axis: 'endpoint-selection', output: RULES }],
+    '',
+  );
   const { status, output } = runAdd(capture, contentCopy('empty-version-content'));
   assert.equal(status, 1, output);
-  assert.match(output, /empty-version\/capture\.env:4:1: field "kube_proxy_version": kube_proxy_version= is empty; capture again/);
+  assert.match(
+    output,
+    /empty-version\/capture\.env:4:1: field "kube_proxy_version": kube_proxy_version= is empty; capture again/,
+  );
 });
 
 test('evidence add: usage errors exit 2', () => {
   for (const args of [[], ['remove', 'x'], ['add']]) {
-    const run = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), ...args], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
     assert.match(run.stderr, /usage: npm run evidence -- add/);
   }
@@ -492,11 +829,23 @@ const SHIMS = join(kit, 'shims');
 const FIXTURE_NODE = join(kit, 'FIXTURE-node');
 const have = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const isRoot = process.getuid?.() === 0;
-const netns = isRoot && ['unshare', 'setpriv', 'iptables-restore', 'iptables-save', 'nft', 'ip', 'curl'].every(have)
-  && spawnSync('unshare', ['-n', '-p', '-f', '--mount-proc', 'sh', '-c', 'ip link set lo up && nft list tables']).status === 0;
-const why = !isRoot ? 'not root' : !netns ? 'no unshare, setpriv, iptables, nft, ip or curl, or no netfilter or namespaces in this kernel' : '';
+const netns =
+  isRoot &&
+  ['unshare', 'setpriv', 'iptables-restore', 'iptables-save', 'nft', 'ip', 'curl'].every(have) &&
+  spawnSync('unshare', ['-n', '-p', '-f', '--mount-proc', 'sh', '-c', 'ip link set lo up && nft list tables'])
+    .status === 0;
+const why = !isRoot
+  ? 'not root'
+  : !netns
+    ? 'no unshare, setpriv, iptables, nft, ip or curl, or no netfilter or namespaces in this kernel'
+    : '';
 /** Skips with the reason, except in CI, where the kit must be proven on a real kernel. */
-const needs = (ok: boolean) => (ok ? {} : process.env.CI === 'true' ? {} : { skip: `${why} (apt-get install iptables nftables iproute2 curl; run as root)` });
+const needs = (ok: boolean) =>
+  ok
+    ? {}
+    : process.env.CI === 'true'
+      ? {}
+      : { skip: `${why} (apt-get install iptables nftables iproute2 curl; run as root)` };
 
 interface FixtureNode {
   /** kube-proxy's mode, as its FIXTURE --config file states it. */
@@ -516,34 +865,55 @@ interface FixtureNode {
 function onNode(home: string, node: FixtureNode, args: string[]) {
   mkdirSync(home, { recursive: true });
   const config = join(home, 'FIXTURE-kube-proxy-config.yaml');
-  writeFileSync(config, `# FIXTURE kube-proxy configuration (tests/unit/evidence-kit.test.ts)\napiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: "${node.mode}"\n${node.config ?? ''}`);
+  writeFileSync(
+    config,
+    `# FIXTURE kube-proxy configuration (tests/unit/evidence-kit.test.ts)\napiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: "${node.mode}"\n${node.config ?? ''}`,
+  );
   const pidfile = join(home, 'FIXTURE-kube-proxy.pid');
   const quote = (a: string[]) => a.map((x) => `'${x}'`).join(' ');
-  const others = (node.others ?? []).map((o) => `setpriv --reuid=${o.uid} --regid=${o.uid} --clear-groups '${o.program}' ${quote(o.args)} &\n`).join('');
-  const kubeProxy = node.kubeProxy === false ? ':' :
-    `"${join(FIXTURE_NODE, 'kube-proxy')}" ${quote([...(node.kubeProxy ?? ['--v=9']), `--config=${config}`])} &
+  const others = (node.others ?? [])
+    .map((o) => `setpriv --reuid=${o.uid} --regid=${o.uid} --clear-groups '${o.program}' ${quote(o.args)} &\n`)
+    .join('');
+  const kubeProxy =
+    node.kubeProxy === false
+      ? ':'
+      : `"${join(FIXTURE_NODE, 'kube-proxy')}" ${quote([...(node.kubeProxy ?? ['--v=9']), `--config=${config}`])} &
      i=0; until [ -s '${pidfile}' ]; do i=$((i + 1)); [ $i -le 200 ] || { echo 'FIXTURE kube-proxy did not start' >&2; exit 97; }; sleep 0.05; done`;
   const setup = `set -e; ip link set lo up; ${node.rules ?? 'true'}\n${others}${kubeProxy}; exec sh "$0" "$@"`;
   const state = join(home, 'FIXTURE-deployment-replicas');
   const calls = join(home, 'FIXTURE-kubectl-calls');
-  if (!node.env?.FIXTURE_LOG && !existsSync(join(home, 'FIXTURE-kube-proxy.log'))) writeFileSync(join(home, 'FIXTURE-kube-proxy.log'), '');
+  if (!node.env?.FIXTURE_LOG && !existsSync(join(home, 'FIXTURE-kube-proxy.log')))
+    writeFileSync(join(home, 'FIXTURE-kube-proxy.log'), '');
   const run = spawnSync('unshare', ['-n', '-p', '-f', '--mount-proc', 'sh', '-c', setup, SCRIPT, ...args], {
-    encoding: 'utf8', timeout: 120_000,
+    encoding: 'utf8',
+    timeout: 120_000,
     env: {
-      ...process.env, PATH: `${SHIMS}:${process.env.PATH}`, FIXTURE_NODE: process.execPath, FIXTURE_PIDFILE: pidfile,
-      FIXTURE_VERSION: 'v0.0.0-FIXTURE', FIXTURE_REPLICAS: '3', FIXTURE_LOG: join(home, 'FIXTURE-kube-proxy.log'),
-      FIXTURE_STATE: state, FIXTURE_CALLS: calls,
+      ...process.env,
+      PATH: `${SHIMS}:${process.env.PATH}`,
+      FIXTURE_NODE: process.execPath,
+      FIXTURE_PIDFILE: pidfile,
+      FIXTURE_VERSION: 'v0.0.0-FIXTURE',
+      FIXTURE_REPLICAS: '3',
+      FIXTURE_LOG: join(home, 'FIXTURE-kube-proxy.log'),
+      FIXTURE_STATE: state,
+      FIXTURE_CALLS: calls,
       // The FIXTURE kube-proxy writes a sync's whole log in one write: nothing more to wait for.
-      KUBE_PROXY_LOG_SETTLE: '0', ...node.env,
+      KUBE_PROXY_LOG_SETTLE: '0',
+      ...node.env,
     },
   });
   return {
-    status: run.status, output: `${run.stdout}${run.stderr}`,
+    status: run.status,
+    output: `${run.stdout}${run.stderr}`,
     /** The Deployment's replicas as the FIXTURE cluster holds them now, and every kubectl call. */
     replicas: () => readFileSync(state, 'utf8'),
     calls: () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []),
     /** The payloads the FIXTURE kube-proxy logged, in order. */
-    payloads: () => readdirSync(home).filter((f) => /^FIXTURE-payload-\d+\.txt$/.test(f)).sort((a, b) => parseInt(a.slice(16)) - parseInt(b.slice(16))).map((f) => readFileSync(join(home, f), 'utf8')),
+    payloads: () =>
+      readdirSync(home)
+        .filter((f) => /^FIXTURE-payload-\d+\.txt$/.test(f))
+        .sort((a, b) => parseInt(a.slice(16)) - parseInt(b.slice(16)))
+        .map((f) => readFileSync(join(home, f), 'utf8')),
   };
 }
 
@@ -570,10 +940,18 @@ function refusedOnNode(name: string, node: FixtureNode, args: string[], want: Re
   if (node.env?.FIXTURE_LOG === undefined && !existsSync(log)) writeFileSync(log, '');
   const out = join(parent, 'capture');
   if (args.includes('--deployment') && !args.includes('--log')) args = [...args, '--log', log];
-  const run = onNode(join(scratch, `node-${name}`), { ...node, env: { FIXTURE_LOG: log, ...node.env } }, ['--out', out, ...args]);
+  const run = onNode(join(scratch, `node-${name}`), { ...node, env: { FIXTURE_LOG: log, ...node.env } }, [
+    '--out',
+    out,
+    ...args,
+  ]);
   assert.equal(run.status, status, `${name}: ${run.output}`);
   assert.match(run.output, want, name);
-  assert.deepEqual(readdirSync(parent).filter((f) => !f.startsWith('FIXTURE-kube-proxy.log')), [], `${name}: no capture folder, finished or not, is left behind`);
+  assert.deepEqual(
+    readdirSync(parent).filter((f) => !f.startsWith('FIXTURE-kube-proxy.log')),
+    [],
+    `${name}: no capture folder, finished or not, is left behind`,
+  );
   return run;
 }
 
@@ -581,282 +959,595 @@ test('capture script: --help ends at the help text; an exercise given twice gets
   const help = spawnSync('sh', [SCRIPT, '--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^Captures the evidence/);
-  assert.match(help.stdout, /the whole entry is in the log before it is copied\.\n$/, 'the last line of the help text is the last line printed');
+  assert.match(
+    help.stdout,
+    /the whole entry is in the log before it is copied\.\n$/,
+    'the last line of the help text is the last line printed',
+  );
   assert.doesNotMatch(help.stdout, /set -eu/);
   const twice = spawnSync('sh', [SCRIPT, '--exercise', '16', '--exercise', '16'], { encoding: 'utf8' });
   assert.equal(twice.status, 1);
   assert.match(twice.stderr, /--exercise 16 is given twice/);
 });
 
-test('capture script: refuses a node in ipvs mode, an exercise that is not this node\'s mode, and an empty nat table, keeping nothing', needs(netns), () => {
-  assert.ok(netns, why);
-  refusedOnNode('ipvs', { mode: 'ipvs' }, [], /mode ipvs here: IPVS is read, not run/);
-  refusedOnNode('wrong-exercise', { mode: 'iptables' }, ['--exercise', '17'], /exercise 17 dumps the nftables backend, but kube-proxy runs in mode iptables/);
-  refusedOnNode('empty-nat', { mode: 'iptables' }, ['--exercise', '16'], /no KUBE-SVC-\* chain jumping to a KUBE-SEP-\* chain/);
-});
+test(
+  "capture script: refuses a node in ipvs mode, an exercise that is not this node's mode, and an empty nat table, keeping nothing",
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    refusedOnNode('ipvs', { mode: 'ipvs' }, [], /mode ipvs here: IPVS is read, not run/);
+    refusedOnNode(
+      'wrong-exercise',
+      { mode: 'iptables' },
+      ['--exercise', '17'],
+      /exercise 17 dumps the nftables backend, but kube-proxy runs in mode iptables/,
+    );
+    refusedOnNode(
+      'empty-nat',
+      { mode: 'iptables' },
+      ['--exercise', '16'],
+      /no KUBE-SVC-\* chain jumping to a KUBE-SEP-\* chain/,
+    );
+  },
+);
 
-test('capture script: every exercise-18 precondition is checked before the first command; a refusal leaves no folder (fault 3)', needs(netns), () => {
-  assert.ok(netns, why);
-  // Each would have failed after exercise 16 had run and written its half of a capture.
-  refusedOnNode('v2', { mode: 'iptables', rules: IPTABLES_RULES, kubeProxy: ['--v=2'] }, DEPLOY, /kube-proxy \(pid \d+\) runs at verbosity 2 \(--v on its command line\); it logs what it writes to the kernel only at 9/);
-  refusedOnNode('no-deployment', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_DEPLOYMENT: '1' } }, DEPLOY, /kubectl cannot read deployment fixture-ns\/fixture-deploy/);
-  refusedOnNode('no-service', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_SERVICE: '1' } }, DEPLOY, /kubectl cannot read service fixture-ns\/fixture-svc/);
-  refusedOnNode('no-log', { mode: 'iptables', rules: IPTABLES_RULES }, [...DEPLOY, '--log', join(scratch, 'FIXTURE-no-such.log')], /cannot read kube-proxy's log .*FIXTURE-no-such\.log/);
-  refusedOnNode('no-kubectl', { mode: 'iptables', rules: IPTABLES_RULES, env: { PATH: pathWithout('kubectl') } }, DEPLOY, /exercise 18 needs kubectl on this node/);
-  refusedOnNode('bad-deployment', { mode: 'iptables', rules: IPTABLES_RULES }, ['--deployment', 'fixture-deploy'], /--deployment must be NAMESPACE\/NAME/);
-});
+test(
+  'capture script: every exercise-18 precondition is checked before the first command; a refusal leaves no folder (fault 3)',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    // Each would have failed after exercise 16 had run and written its half of a capture.
+    refusedOnNode(
+      'v2',
+      { mode: 'iptables', rules: IPTABLES_RULES, kubeProxy: ['--v=2'] },
+      DEPLOY,
+      /kube-proxy \(pid \d+\) runs at verbosity 2 \(--v on its command line\); it logs what it writes to the kernel only at 9/,
+    );
+    refusedOnNode(
+      'no-deployment',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_DEPLOYMENT: '1' } },
+      DEPLOY,
+      /kubectl cannot read deployment fixture-ns\/fixture-deploy/,
+    );
+    refusedOnNode(
+      'no-service',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_SERVICE: '1' } },
+      DEPLOY,
+      /kubectl cannot read service fixture-ns\/fixture-svc/,
+    );
+    refusedOnNode(
+      'no-log',
+      { mode: 'iptables', rules: IPTABLES_RULES },
+      [...DEPLOY, '--log', join(scratch, 'FIXTURE-no-such.log')],
+      /cannot read kube-proxy's log .*FIXTURE-no-such\.log/,
+    );
+    refusedOnNode(
+      'no-kubectl',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { PATH: pathWithout('kubectl') } },
+      DEPLOY,
+      /exercise 18 needs kubectl on this node/,
+    );
+    refusedOnNode(
+      'bad-deployment',
+      { mode: 'iptables', rules: IPTABLES_RULES },
+      ['--deployment', 'fixture-deploy'],
+      /--deployment must be NAMESPACE\/NAME/,
+    );
+  },
+);
 
-test('capture script: a sync line the runtime cut into P records is joined; one whose F record never came is refused, keeping nothing (fault 2)', needs(netns), () => {
-  assert.ok(netns, why);
-  const run = refusedOnNode('cut', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_CUT_PARTIAL: '1' } }, ['--exercise', '18', ...DEPLOY], /ends inside a partial line/);
-  assert.equal(run.replicas(), '3', 'and the Deployment is scaled back');
-});
+test(
+  'capture script: a sync line the runtime cut into P records is joined; one whose F record never came is refused, keeping nothing (fault 2)',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const run = refusedOnNode(
+      'cut',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_CUT_PARTIAL: '1' } },
+      ['--exercise', '18', ...DEPLOY],
+      /ends inside a partial line/,
+    );
+    assert.equal(run.replicas(), '3', 'and the Deployment is scaled back');
+  },
+);
 
-test('capture script: mode from the --config file when the metrics port has no /proxyMode; version from kubernetes_build_info', needs(netns), () => {
-  assert.ok(netns, why);
-  const out = join(scratch, 'cap-config-mode');
-  const run = onNode(join(scratch, 'node-config-mode'), { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_PROXYMODE: '1' } }, ['--out', out, '--exercise', '16']);
-  assert.equal(run.status, 0, run.output);
-  const env = readFileSync(join(out, 'capture.env'), 'utf8');
-  assert.match(env, /^mode=iptables$/m);
-  assert.match(env, /^mode_from=mode in kube-proxy's --config file .*FIXTURE-kube-proxy-config\.yaml \(pid \d+\)$/m);
-  assert.match(env, /^kube_proxy_version=v0\.0\.0-FIXTURE$/m);
-  assert.match(env, /^version_from=git_version of kubernetes_build_info in http:\/\/127\.0\.0\.1:10249\/metrics$/m);
-});
-
-test('capture script: a refused scale, or a failed rollout, stops the capture: nothing kept, the Deployment untouched or scaled back, kubectl\'s message shown', needs(netns), () => {
-  assert.ok(netns, why);
-  // RBAC allows get but not scale; kube-proxy keeps syncing every 300 ms, as a real one does every 30 s.
-  const forbidden = refusedOnNode('scale-forbidden', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_SCALE_FORBIDDEN: '1', FIXTURE_PERIODIC_MS: '300' } },
-    ['--exercise', '18', ...DEPLOY], /kubectl scale deployment fixture-ns\/fixture-deploy failed \(exit 1\), so nothing changed and nothing was kept; kubectl said:\nError from server \(Forbidden\)/);
-  assert.equal(forbidden.replicas(), '3', 'the Deployment is untouched');
-  assert.deepEqual(forbidden.calls().filter((c) => c.includes(' scale ')), ['-n fixture-ns scale deployment fixture-deploy --replicas=4'], 'one scale, refused; no scale back of what did not change');
-  const rollout = refusedOnNode('rollout-fails', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_ROLLOUT_FAIL: '1' } },
-    ['--exercise', '18', ...DEPLOY], /kubectl rollout status deployment fixture-ns\/fixture-deploy failed \(exit 1\); kubectl said:\nerror: timed out waiting for the condition/);
-  assert.match(rollout.output, /scaled to 4: scaling it back to 3 replicas[\s\S]*deployment fixture-ns\/fixture-deploy is back at 3 replicas/);
-  assert.equal(rollout.replicas(), '3', 'the Deployment is scaled back');
-});
-
-test('capture script: an interrupt (INT) or a kill (TERM) after the scale scales the Deployment back, saying so, and keeps nothing', needs(netns), () => {
-  assert.ok(netns, why);
-  for (const [signal, status] of [['INT', 130], ['TERM', 143]] as const) {
-    const run = refusedOnNode(`signal-${signal}`, { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_SIGNAL: signal } }, ['--exercise', '18', ...DEPLOY],
-      signal === 'INT' ? /interrupted \(SIGINT\): nothing is kept/ : /terminated \(SIGTERM\): nothing is kept/, status);
-    assert.match(run.output, /scaled to 4: scaling it back to 3 replicas/, signal);
-    assert.equal(run.replicas(), '3', `${signal}: the Deployment is back where it was`);
-    assert.deepEqual(run.calls().filter((c) => c.includes(' scale ')).map((c) => c.replace(/.*--replicas=/, '')), ['4', '3'], signal);
-  }
-});
-
-test('capture script: a process named kube-proxy that another user runs is neither executed nor believed; two that root runs are refused, named', needs(netns), () => {
-  assert.ok(netns, why);
-  if (process.arch !== 'x64') assert.fail(`the FIXTURE impostor is an x86-64 program; this is ${process.arch}`);
-  const dir = mkdtempSync(join(tmpdir(), 'FIXTURE-impostor-'));
-  try {
-    chmodSync(dir, 0o755);
-    const marker = join(dir, 'FIXTURE-executed');
-    const theirs = join(dir, 'nobody', 'kube-proxy');
-    mkdirSync(dirname(theirs), { mode: 0o755 });
-    writeFileSync(theirs, impostorElf(marker), { mode: 0o755 });
-    chownSync(theirs, 65534, 65534);
-    // Another user's kube-proxy, started first (the old script took the first in /proc), says --v=0
-    // and mode ipvs, and answers --version as kube-proxy would.
-    const out = join(scratch, 'cap-impostor');
-    const run = onNode(join(scratch, 'node-impostor'), { mode: 'iptables', rules: IPTABLES_RULES, others: [{ program: theirs, uid: 65534, args: ['--v=0', '--proxy-mode=ipvs'] }] },
-      ['--out', out, '--exercise', '16', '--exercise', '18', ...DEPLOY, '--log', join(scratch, 'node-impostor', 'FIXTURE-kube-proxy.log')]);
+test(
+  'capture script: mode from the --config file when the metrics port has no /proxyMode; version from kubernetes_build_info',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const out = join(scratch, 'cap-config-mode');
+    const run = onNode(
+      join(scratch, 'node-config-mode'),
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_PROXYMODE: '1' } },
+      ['--out', out, '--exercise', '16'],
+    );
     assert.equal(run.status, 0, run.output);
-    assert.match(run.output, /ignoring process \d+ named kube-proxy: it runs as uid 65534, not root \(neither executed nor believed\)/);
-    assert.match(run.output, /kube-proxy \(pid \d+\) runs at verbosity 9 \(--v on its command line\)/, 'the verbosity is the real one\'s');
-    assert.ok(!existsSync(marker), 'the other user\'s program was not executed');
     const env = readFileSync(join(out, 'capture.env'), 'utf8');
+    assert.match(env, /^mode=iptables$/m);
+    assert.match(env, /^mode_from=mode in kube-proxy's --config file .*FIXTURE-kube-proxy-config\.yaml \(pid \d+\)$/m);
     assert.match(env, /^kube_proxy_version=v0\.0\.0-FIXTURE$/m);
-    assert.doesNotMatch(env, /IMPOSTOR|ipvs/);
-    // Root runs it, but from a binary others can write (anyone could have replaced it): ignored too.
-    const writable = join(dir, 'writable', 'kube-proxy');
-    mkdirSync(dirname(writable), { mode: 0o755 });
-    writeFileSync(writable, impostorElf(marker));
-    chmodSync(writable, 0o757);
-    // With no kubernetes_build_info the script asks a binary for its version: only the trusted one
-    // (the FIXTURE launcher's shell, which does not answer as kube-proxy, so the capture is refused).
-    const run2 = onNode(join(scratch, 'node-writable'), {
-      mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_BUILD_INFO: '1' },
-      others: [{ program: writable, uid: 0, args: ['--v=9'] }, { program: theirs, uid: 65534, args: ['--v=9'] }],
-    }, ['--out', join(scratch, 'cap-writable'), '--exercise', '16']);
-    assert.match(run2.output, /ignoring process \d+ named kube-proxy: its binary .*writable\/kube-proxy \(mode 757\) can be written by users other than root/);
-    assert.match(run2.output, /ignoring process \d+ named kube-proxy: it runs as uid 65534/);
-    assert.equal(run2.status, 1, run2.output);
-    assert.match(run2.output, /The binary of kube-proxy \(pid \d+, \/\S+\) answered --version/);
-    assert.doesNotMatch(run2.output, /IMPOSTOR/);
-    assert.ok(!existsSync(marker), 'neither the other user\'s program nor a root-run one from a binary others can write was executed');
-    // A second kube-proxy that root runs from a binary root owns: two candidates, refused, named.
-    const ours = join(dir, 'root', 'kube-proxy');
-    mkdirSync(dirname(ours), { mode: 0o755 });
-    writeFileSync(ours, impostorElf(marker), { mode: 0o755 });
-    refusedOnNode('two-kube-proxies', { mode: 'iptables', rules: IPTABLES_RULES, others: [{ program: ours, uid: 0, args: ['--v=9'] }] }, ['--exercise', '16'],
-      /more than one process named kube-proxy runs as root from a root-owned binary:\n {2}pid \d+ \(.*root\/kube-proxy\)\n {2}pid \d+ \(\/.*\)\nRefusing to pick one/);
-    assert.ok(!existsSync(marker), 'nor was it executed');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+    assert.match(env, /^version_from=git_version of kubernetes_build_info in http:\/\/127\.0\.0\.1:10249\/metrics$/m);
+  },
+);
 
-test('capture script: the version from the binary only when the metrics server has none, and a refusal quotes what the binary answered', needs(netns), () => {
-  assert.ok(netns, why);
-  // The FIXTURE kube-proxy is a shell script: its binary is the shell, which does not answer as kube-proxy.
-  refusedOnNode('no-build-info', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_BUILD_INFO: '1' } }, ['--exercise', '16'],
-    /cannot read kube-proxy's version: no kubernetes_build_info at http:\/\/127\.0\.0\.1:10249\/metrics\. The binary of kube-proxy \(pid \d+, \/\S+\) answered --version with exit status [1-9]\d* and ".+", not "Kubernetes v\.\.\."/);
-});
+test(
+  "capture script: a refused scale, or a failed rollout, stops the capture: nothing kept, the Deployment untouched or scaled back, kubectl's message shown",
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    // RBAC allows get but not scale; kube-proxy keeps syncing every 300 ms, as a real one does every 30 s.
+    const forbidden = refusedOnNode(
+      'scale-forbidden',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_SCALE_FORBIDDEN: '1', FIXTURE_PERIODIC_MS: '300' } },
+      ['--exercise', '18', ...DEPLOY],
+      /kubectl scale deployment fixture-ns\/fixture-deploy failed \(exit 1\), so nothing changed and nothing was kept; kubectl said:\nError from server \(Forbidden\)/,
+    );
+    assert.equal(forbidden.replicas(), '3', 'the Deployment is untouched');
+    assert.deepEqual(
+      forbidden.calls().filter((c) => c.includes(' scale ')),
+      ['-n fixture-ns scale deployment fixture-deploy --replicas=4'],
+      'one scale, refused; no scale back of what did not change',
+    );
+    const rollout = refusedOnNode(
+      'rollout-fails',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_ROLLOUT_FAIL: '1' } },
+      ['--exercise', '18', ...DEPLOY],
+      /kubectl rollout status deployment fixture-ns\/fixture-deploy failed \(exit 1\); kubectl said:\nerror: timed out waiting for the condition/,
+    );
+    assert.match(
+      rollout.output,
+      /scaled to 4: scaling it back to 3 replicas[\s\S]*deployment fixture-ns\/fixture-deploy is back at 3 replicas/,
+    );
+    assert.equal(rollout.replicas(), '3', 'the Deployment is scaled back');
+  },
+);
 
-test('capture script: verbosity from logging.verbosity in kube-proxy\'s config file; the metrics server unreachable for the "before" snapshot is recorded as such', needs(netns), () => {
-  assert.ok(netns, why);
-  const home = join(scratch, 'node-config-verbosity');
-  const out = join(scratch, 'cap-config-verbosity');
-  // The 2nd /metrics request (the 1st is for the version) is the "before" snapshot: it gets a 503.
-  const run = onNode(home, { mode: 'nftables', rules: NFT_RULES, kubeProxy: [], config: 'logging:\n  format: text\n  verbosity: 9\n', env: { FIXTURE_METRICS_FAIL: '2' } },
-    ['--out', out, '--exercise', '18', ...DEPLOY, '--log', join(home, 'FIXTURE-kube-proxy.log')]);
-  assert.equal(run.status, 0, run.output);
-  assert.match(run.output, /runs at verbosity 9 \(logging\.verbosity in its --config file .*FIXTURE-kube-proxy-config\.yaml\)/);
-  const output = readFileSync(join(out, 'ex18-nftables/output'), 'utf8');
-  assert.match(output, /^# kubeproxy_sync_\* metrics before\n# metrics unreachable at http:\/\/127\.0\.0\.1:10249\/metrics: curl: \(22\) .*503/m);
-  assert.match(output, /^# kubeproxy_sync_\* metrics after\nkubeproxy_sync_proxy_rules_last_timestamp_seconds \d/m);
-});
-
-test('capture script: a log in Docker\'s json-file format is refused, saying so, before anything runs', needs(netns), () => {
-  assert.ok(netns, why);
-  const parent = join(scratch, 'refuse-node-json-file');
-  mkdirSync(parent, { recursive: true });
-  writeFileSync(join(parent, 'FIXTURE-kube-proxy.log'), `${JSON.stringify({ log: 'I0101 00:00:00.000000       1 FIXTURE.go:1] "FIXTURE earlier entry"\n', stream: 'stderr', time: '2000-01-01T00:00:00Z' })}\n`);
-  const run = refusedOnNode('json-file', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_LOG_FORMAT: 'json-file' } }, ['--exercise', '18', ...DEPLOY],
-    /kube-proxy's log .* is written by Docker's json-file logging driver \(cri-dockerd\), whose \{"log":\.\.\.\} lines this kit does not read/);
-  assert.deepEqual(run.calls().filter((c) => c.includes(' scale ')), [], 'nothing was scaled');
-});
-
-test('capture script: a log the kubelet rotates during the capture is refused, saying so; nothing kept, the Deployment scaled back', needs(netns), () => {
-  assert.ok(netns, why);
-  const parent = join(scratch, 'refuse-node-rotated');
-  mkdirSync(parent, { recursive: true });
-  // What kube-proxy logged before: the capture starts reading after it.
-  writeFileSync(join(parent, 'FIXTURE-kube-proxy.log'), criRecords(klogEntry('FIXTURE earlier entry', [['pad', 'x'.repeat(4000)]], 1).repeat(30), false));
-  const run = refusedOnNode('rotated', { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_ROTATE: '1' } }, ['--exercise', '18', ...DEPLOY],
-    /kube-proxy log .*FIXTURE-kube-proxy\.log was rotated \(by the kubelet\) during the capture/);
-  assert.match(run.output, /scaling it back to 3 replicas/);
-  assert.equal(run.replicas(), '3');
-});
-
-test('on a real kernel: a sync that does not show the change it would measure is captured as logged, and refused by evidence add, located', needs(netns), () => {
-  assert.ok(netns, why);
-  const home = join(scratch, 'node-stale');
-  const out = join(scratch, 'cap-stale');
-  // kube-proxy keeps writing the Service's 3 endpoints: the change did not reach it.
-  const run = onNode(home, { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_STALE: '1' } }, ['--out', out, '--exercise', '18', ...DEPLOY, '--log', join(home, 'FIXTURE-kube-proxy.log')]);
-  assert.equal(run.status, 0, run.output);
-  const output = readFileSync(join(out, 'ex18-iptables/output'), 'utf8');
-  const content = contentCopy('refuse-stale');
-  const before = snapshot(content);
-  const add = runAdd(out, content);
-  assert.equal(add.status, 1, add.output);
-  assert.match(add.output, new RegExp(`ex18-iptables/output:${syncLines(output)[0]}:1: row "endpoint-change", column "iptables", field "output": no sync writes KUBE-SVC-FIXTURE3ENDPOINTS of service fixture-ns/fixture-svc with the 4 endpoints`));
-  assert.deepEqual(snapshot(content), before, 'nothing written');
-});
-
-test('on a real kernel: a FIXTURE node -> capture script -> evidence add -> the content loads and builds with four Measured cells, exercise 18 showing the change and counted as the payload holds', needs(netns), async () => {
-  assert.ok(netns, why);
-  const content = contentCopy('netns');
-  const realEvidence = readdirSync(join(root, 'content/evidence'));
-  const payloads: Record<string, string> = {};
-  for (const [mode, rules] of [['iptables', IPTABLES_RULES], ['nftables', NFT_RULES]] as const) {
-    const home = join(scratch, `node-${mode}`);
-    mkdirSync(home, { recursive: true });
-    writeFileSync(join(home, 'FIXTURE-kube-proxy.log'), '');
-    const out = join(scratch, `cap-${mode}`);
-    const run = onNode(home, { mode, rules }, ['--out', out, ...DEPLOY, '--log', join(home, 'FIXTURE-kube-proxy.log')]);
-    assert.equal(run.status, 0, run.output);
-    assert.match(run.output, new RegExp(`captured 2 cell\\(s\\) .*mode ${mode}, kernel `));
-    assert.match(run.output, /scaling deployment fixture-ns\/fixture-deploy back to 3 replicas/);
-    assert.equal(run.replicas(), '3');
-    assert.match(readFileSync(join(home, 'FIXTURE-kube-proxy.log'), 'utf8'), / stderr P /, 'the log held a line cut into P records');
-    payloads[mode] = run.payloads()[0]!;
-    const env = readFileSync(join(out, 'capture.env'), 'utf8');
-    assert.match(env, /^captured_at=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
-    assert.match(env, new RegExp(`^kernel=${spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim().replace(/[.+]/g, '\\$&')}$`, 'm'));
-    assert.match(env, /^mode_from=GET http:\/\/127\.0\.0\.1:10249\/proxyMode/m);
-    assert.match(env, /^version_from=git_version of kubernetes_build_info/m);
-    assert.deepEqual(readdirSync(scratch).filter((f) => f.startsWith('.kube-proxy-')), [], 'no temporary folder left');
-    // The capture can be copied by a user other than root (scp -r): every folder 755, every file readable.
-    for (const e of [out, ...readdirSync(out, { recursive: true }).map((f) => join(out, String(f)))]) {
-      const mode8 = statSync(e).mode & 0o777;
-      assert.equal(mode8 & (statSync(e).isDirectory() ? 0o555 : 0o444), statSync(e).isDirectory() ? 0o555 : 0o444, `${e}: mode ${mode8.toString(8)}`);
+test(
+  'capture script: an interrupt (INT) or a kill (TERM) after the scale scales the Deployment back, saying so, and keeps nothing',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    for (const [signal, status] of [
+      ['INT', 130],
+      ['TERM', 143],
+    ] as const) {
+      const run = refusedOnNode(
+        `signal-${signal}`,
+        { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_SIGNAL: signal } },
+        ['--exercise', '18', ...DEPLOY],
+        signal === 'INT' ? /interrupted \(SIGINT\): nothing is kept/ : /terminated \(SIGTERM\): nothing is kept/,
+        status,
+      );
+      assert.match(run.output, /scaled to 4: scaling it back to 3 replicas/, signal);
+      assert.equal(run.replicas(), '3', `${signal}: the Deployment is back where it was`);
+      assert.deepEqual(
+        run
+          .calls()
+          .filter((c) => c.includes(' scale '))
+          .map((c) => c.replace(/.*--replicas=/, '')),
+        ['4', '3'],
+        signal,
+      );
     }
-    const output = readFileSync(join(out, `ex18-${mode}/output`), 'utf8');
-    assert.match(output, /^# change: replicas_before=3$[\s\S]*^# change: scale_exit=0$\n^# kubectl: deployment\.apps\/FIXTURE scaled to 4 \(FIXTURE\)$\n^# change: rollout_exit=0$\n^# kubectl: FIXTURE rollout complete$\n^# change: replicas_after=4$/m);
-    // `add` with a path relative to where the user stands (npm sets INIT_CWD), not the checkout.
-    const add = spawnSync(process.execPath, [join(root, 'tools/evidence.ts'), 'add', `cap-${mode}`, '--content', content], { cwd: root, encoding: 'utf8', env: { ...process.env, INIT_CWD: scratch } });
-    assert.equal(add.status, 0, `${add.stdout}${add.stderr}`);
-  }
+  },
+);
 
-  const table = await loadTable(content);
-  assert.equal(table.counts.measured, 4, 'the four measurable cells are Measured');
-  assert.equal(table.counts['to-measure'], 0);
-  const cell = (row: string, col: string) => table.rows.find((r) => r.id === row)!.cells.find((c) => c.backend.id === col)!;
-  for (const [row, col] of [['endpoint-selection', 'iptables'], ['endpoint-selection', 'nftables'], ['endpoint-change', 'iptables'], ['endpoint-change', 'nftables']] as const) {
-    const c = cell(row, col);
-    assert.equal(c.provenance, 'measured', `${row}/${col}`);
-    if (c.provenance !== 'measured') continue;
-    assert.equal(c.evidence.mode, col);
-    // The measured cell carries the reading made once, when its evidence file loaded.
-    const { reading } = c.evidence;
-    assert.deepEqual(reading, readOutput(c.evidence.exercise, col, c.evidence.output).reading);
-    if (reading?.exercise === 16) {
-      assert.match(c.evidence.output, /^# Generated by iptables-save/m, 'the real iptables-save wrote it');
-      assert.equal(reading.services[0]!.endpoints.length, 3);
-      for (const e of reading.services[0]!.endpoints) assert.ok(Math.abs(e.share! - 1 / 3) < 1e-6);
-    } else if (reading?.exercise === 17) {
-      assert.match(c.evidence.output, /^table ip kube-proxy \{/m, 'the real nft wrote it');
-      assert.equal(reading.services[0]!.modulus, 3);
-      assert.equal(reading.services[0]!.endpoints.length, 3);
-    } else if (reading?.exercise === 18) {
-      assert.deepEqual(reading.syncs.map((s) => ({ lines: s.lines.length, chains: s.chains, rules: s.rules })), [countPayload(col, payloads[col]!)]);
-      // Before: the rules the real iptables-save or nft printed before the scale; after: the sync.
-      assert.match(c.evidence.output, col === 'iptables' ? /^# ==> rules before the scale: iptables-save -t nat\n# Generated by iptables-save/m : /^# ==> rules before the scale: nft list table ip kube-proxy\ntable ip kube-proxy \{/m);
-      assert.deepEqual([reading.change.before.map((c) => c.endpoints.length), reading.change.after.map((c) => c.endpoints.length), reading.change.sync], [[3], [4], 0]);
-    } else assert.fail(`no reading for ${row}/${col}`);
-  }
-  assert.deepEqual(readdirSync(join(root, 'content/evidence')), realEvidence, 'nothing landed in the real content/');
+test(
+  'capture script: a process named kube-proxy that another user runs is neither executed nor believed; two that root runs are refused, named',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    if (process.arch !== 'x64') assert.fail(`the FIXTURE impostor is an x86-64 program; this is ${process.arch}`);
+    const dir = mkdtempSync(join(tmpdir(), 'FIXTURE-impostor-'));
+    try {
+      chmodSync(dir, 0o755);
+      const marker = join(dir, 'FIXTURE-executed');
+      const theirs = join(dir, 'nobody', 'kube-proxy');
+      mkdirSync(dirname(theirs), { mode: 0o755 });
+      writeFileSync(theirs, impostorElf(marker), { mode: 0o755 });
+      chownSync(theirs, 65534, 65534);
+      // Another user's kube-proxy, started first (the old script took the first in /proc), says --v=0
+      // and mode ipvs, and answers --version as kube-proxy would.
+      const out = join(scratch, 'cap-impostor');
+      const run = onNode(
+        join(scratch, 'node-impostor'),
+        {
+          mode: 'iptables',
+          rules: IPTABLES_RULES,
+          others: [{ program: theirs, uid: 65534, args: ['--v=0', '--proxy-mode=ipvs'] }],
+        },
+        [
+          '--out',
+          out,
+          '--exercise',
+          '16',
+          '--exercise',
+          '18',
+          ...DEPLOY,
+          '--log',
+          join(scratch, 'node-impostor', 'FIXTURE-kube-proxy.log'),
+        ],
+      );
+      assert.equal(run.status, 0, run.output);
+      assert.match(
+        run.output,
+        /ignoring process \d+ named kube-proxy: it runs as uid 65534, not root \(neither executed nor believed\)/,
+      );
+      assert.match(
+        run.output,
+        /kube-proxy \(pid \d+\) runs at verbosity 9 \(--v on its command line\)/,
+        "the verbosity is the real one's",
+      );
+      assert.ok(!existsSync(marker), "the other user's program was not executed");
+      const env = readFileSync(join(out, 'capture.env'), 'utf8');
+      assert.match(env, /^kube_proxy_version=v0\.0\.0-FIXTURE$/m);
+      assert.doesNotMatch(env, /IMPOSTOR|ipvs/);
+      // Root runs it, but from a binary others can write (anyone could have replaced it): ignored too.
+      const writable = join(dir, 'writable', 'kube-proxy');
+      mkdirSync(dirname(writable), { mode: 0o755 });
+      writeFileSync(writable, impostorElf(marker));
+      chmodSync(writable, 0o757);
+      // With no kubernetes_build_info the script asks a binary for its version: only the trusted one
+      // (the FIXTURE launcher's shell, which does not answer as kube-proxy, so the capture is refused).
+      const run2 = onNode(
+        join(scratch, 'node-writable'),
+        {
+          mode: 'iptables',
+          rules: IPTABLES_RULES,
+          env: { FIXTURE_NO_BUILD_INFO: '1' },
+          others: [
+            { program: writable, uid: 0, args: ['--v=9'] },
+            { program: theirs, uid: 65534, args: ['--v=9'] },
+          ],
+        },
+        ['--out', join(scratch, 'cap-writable'), '--exercise', '16'],
+      );
+      assert.match(
+        run2.output,
+        /ignoring process \d+ named kube-proxy: its binary .*writable\/kube-proxy \(mode 757\) can be written by users other than root/,
+      );
+      assert.match(run2.output, /ignoring process \d+ named kube-proxy: it runs as uid 65534/);
+      assert.equal(run2.status, 1, run2.output);
+      assert.match(run2.output, /The binary of kube-proxy \(pid \d+, \/\S+\) answered --version/);
+      assert.doesNotMatch(run2.output, /IMPOSTOR/);
+      assert.ok(
+        !existsSync(marker),
+        "neither the other user's program nor a root-run one from a binary others can write was executed",
+      );
+      // A second kube-proxy that root runs from a binary root owns: two candidates, refused, named.
+      const ours = join(dir, 'root', 'kube-proxy');
+      mkdirSync(dirname(ours), { mode: 0o755 });
+      writeFileSync(ours, impostorElf(marker), { mode: 0o755 });
+      refusedOnNode(
+        'two-kube-proxies',
+        { mode: 'iptables', rules: IPTABLES_RULES, others: [{ program: ours, uid: 0, args: ['--v=9'] }] },
+        ['--exercise', '16'],
+        /more than one process named kube-proxy runs as root from a root-owned binary:\n {2}pid \d+ \(.*root\/kube-proxy\)\n {2}pid \d+ \(\/.*\)\nRefusing to pick one/,
+      );
+      assert.ok(!existsSync(marker), 'nor was it executed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
-  // The real build of that copy: the evidence pages show what was read.
-  const work = join(scratch, 'netns-build');
-  const build = astroBuild(content, work);
-  assert.equal(build.status, 0, build.output);
-  const pages = readdirSync(join(work, 'out/evidence'));
-  assert.equal(pages.length, 4, pages.join(', '));
-  const page = (prefix: string) => readFileSync(join(work, 'out/evidence', pages.find((p) => p.startsWith(prefix))!, 'index.html'), 'utf8');
-  const ex16 = page('ex16-');
-  assert.match(ex16, /What the output shows/);
-  assert.match(ex16, /3 endpoints/);
-  assert.match(ex16, /33\.3 %/);
-  assert.match(page('ex17-'), /random number modulo 3/);
-  // Exercise 18's pages: what changed (the endpoint count before and after) next to what it cost,
-  // counted as the test counted the payload the FIXTURE kube-proxy logged.
-  for (const col of ['iptables', 'nftables'] as const) {
-    const { lines, chains, rules } = countPayload(col, payloads[col]!);
-    assert.ok(rules > 0 && chains > 0);
-    const html = page(`ex18-${col}`).replace(/<!--.*?-->/g, '');
-    assert.match(html, new RegExp(`<td>${lines}</td><td>${chains}</td><td>${rules}</td></tr>`), `ex18-${col}: ${lines} lines, ${chains} chains, ${rules} rules`);
-    const chain = col === 'iptables' ? 'KUBE-SVC-FIXTURE3ENDPOINTS' : 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http';
-    const added = col === 'iptables' ? 'KUBE-SEP-FIXTUREENDPOINT4' : 'endpoint-FIXTURE4-fixture-ns/fixture-svc/tcp/http__10.244.1.14/8080';
-    assert.match(html, new RegExp(`<td><code>${chain}</code></td><td>3</td><td>4</td>\\s*<td><code>${added}</code></td>\\s*<td>none</td>`), `ex18-${col}: the Service's endpoints, 3 before, 4 after, one chain added`);
-    assert.match(html, /scaled from 3 to 4 replicas/);
-    assert.match(html, new RegExp(`handed the kernel ${lines} lines`));
-    // EVIDENCE_KIT_PAGES_TO=<dir> keeps these FIXTURE pages to look at (never part of the site).
-    if (process.env.EVIDENCE_KIT_PAGES_TO) writeFileSync(join(process.env.EVIDENCE_KIT_PAGES_TO, `FIXTURE-ex18-${col}.html`), html);
-  }
-  const home = readFileSync(join(work, 'out/index.html'), 'utf8');
-  assert.doesNotMatch(home, /To measure ·/, 'no cell is still to measure');
-  // The measured endpoint-change cells say, in the table, what changed and what it cost.
-  for (const col of ['iptables', 'nftables'] as const) {
-    const { lines, chains, rules } = countPayload(col, payloads[col]!);
-    const cell = /<td id="endpoint-change--(\w+)"[\s\S]*?<\/td>/g;
-    const html = [...home.matchAll(cell)].find((m) => m[1] === col)?.[0] ?? '';
-    assert.match(html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' '), new RegExp(`What changed: Service fixture-ns/fixture-svc went from 3 to 4 endpoints \\(Deployment scaled 3 to 4\\)\\. What it cost: sync \\d+ wrote ${lines} lines: ${chains} chains, ${rules} rules\\.`), `endpoint-change/${col}: the change and its cost in the cell`);
-  }
-});
+test(
+  'capture script: the version from the binary only when the metrics server has none, and a refusal quotes what the binary answered',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    // The FIXTURE kube-proxy is a shell script: its binary is the shell, which does not answer as kube-proxy.
+    refusedOnNode(
+      'no-build-info',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_BUILD_INFO: '1' } },
+      ['--exercise', '16'],
+      /cannot read kube-proxy's version: no kubernetes_build_info at http:\/\/127\.0\.0\.1:10249\/metrics\. The binary of kube-proxy \(pid \d+, \/\S+\) answered --version with exit status [1-9]\d* and ".+", not "Kubernetes v\.\.\."/,
+    );
+  },
+);
+
+test(
+  'capture script: verbosity from logging.verbosity in kube-proxy\'s config file; the metrics server unreachable for the "before" snapshot is recorded as such',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const home = join(scratch, 'node-config-verbosity');
+    const out = join(scratch, 'cap-config-verbosity');
+    // The 2nd /metrics request (the 1st is for the version) is the "before" snapshot: it gets a 503.
+    const run = onNode(
+      home,
+      {
+        mode: 'nftables',
+        rules: NFT_RULES,
+        kubeProxy: [],
+        config: 'logging:\n  format: text\n  verbosity: 9\n',
+        env: { FIXTURE_METRICS_FAIL: '2' },
+      },
+      ['--out', out, '--exercise', '18', ...DEPLOY, '--log', join(home, 'FIXTURE-kube-proxy.log')],
+    );
+    assert.equal(run.status, 0, run.output);
+    assert.match(
+      run.output,
+      /runs at verbosity 9 \(logging\.verbosity in its --config file .*FIXTURE-kube-proxy-config\.yaml\)/,
+    );
+    const output = readFileSync(join(out, 'ex18-nftables/output'), 'utf8');
+    assert.match(
+      output,
+      /^# kubeproxy_sync_\* metrics before\n# metrics unreachable at http:\/\/127\.0\.0\.1:10249\/metrics: curl: \(22\) .*503/m,
+    );
+    assert.match(output, /^# kubeproxy_sync_\* metrics after\nkubeproxy_sync_proxy_rules_last_timestamp_seconds \d/m);
+  },
+);
+
+test(
+  "capture script: a log in Docker's json-file format is refused, saying so, before anything runs",
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const parent = join(scratch, 'refuse-node-json-file');
+    mkdirSync(parent, { recursive: true });
+    writeFileSync(
+      join(parent, 'FIXTURE-kube-proxy.log'),
+      `${JSON.stringify({ log: 'I0101 00:00:00.000000       1 FIXTURE.go:1] "FIXTURE earlier entry"\n', stream: 'stderr', time: '2000-01-01T00:00:00Z' })}\n`,
+    );
+    const run = refusedOnNode(
+      'json-file',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_LOG_FORMAT: 'json-file' } },
+      ['--exercise', '18', ...DEPLOY],
+      /kube-proxy's log .* is written by Docker's json-file logging driver \(cri-dockerd\), whose \{"log":\.\.\.\} lines this kit does not read/,
+    );
+    assert.deepEqual(
+      run.calls().filter((c) => c.includes(' scale ')),
+      [],
+      'nothing was scaled',
+    );
+  },
+);
+
+test(
+  'capture script: a log the kubelet rotates during the capture is refused, saying so; nothing kept, the Deployment scaled back',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const parent = join(scratch, 'refuse-node-rotated');
+    mkdirSync(parent, { recursive: true });
+    // What kube-proxy logged before: the capture starts reading after it.
+    writeFileSync(
+      join(parent, 'FIXTURE-kube-proxy.log'),
+      criRecords(klogEntry('FIXTURE earlier entry', [['pad', 'x'.repeat(4000)]], 1).repeat(30), false),
+    );
+    const run = refusedOnNode(
+      'rotated',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_ROTATE: '1' } },
+      ['--exercise', '18', ...DEPLOY],
+      /kube-proxy log .*FIXTURE-kube-proxy\.log was rotated \(by the kubelet\) during the capture/,
+    );
+    assert.match(run.output, /scaling it back to 3 replicas/);
+    assert.equal(run.replicas(), '3');
+  },
+);
+
+test(
+  'on a real kernel: a sync that does not show the change it would measure is captured as logged, and refused by evidence add, located',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const home = join(scratch, 'node-stale');
+    const out = join(scratch, 'cap-stale');
+    // kube-proxy keeps writing the Service's 3 endpoints: the change did not reach it.
+    const run = onNode(home, { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_STALE: '1' } }, [
+      '--out',
+      out,
+      '--exercise',
+      '18',
+      ...DEPLOY,
+      '--log',
+      join(home, 'FIXTURE-kube-proxy.log'),
+    ]);
+    assert.equal(run.status, 0, run.output);
+    const output = readFileSync(join(out, 'ex18-iptables/output'), 'utf8');
+    const content = contentCopy('refuse-stale');
+    const before = snapshot(content);
+    const add = runAdd(out, content);
+    assert.equal(add.status, 1, add.output);
+    assert.match(
+      add.output,
+      new RegExp(
+        `ex18-iptables/output:${syncLines(output)[0]}:1: row "endpoint-change", column "iptables", field "output": no sync writes KUBE-SVC-FIXTURE3ENDPOINTS of service fixture-ns/fixture-svc with the 4 endpoints`,
+      ),
+    );
+    assert.deepEqual(snapshot(content), before, 'nothing written');
+  },
+);
+
+test(
+  'on a real kernel: a FIXTURE node -> capture script -> evidence add -> the content loads and builds with four Measured cells, exercise 18 showing the change and counted as the payload holds',
+  needs(netns),
+  async () => {
+    assert.ok(netns, why);
+    const content = contentCopy('netns');
+    const realEvidence = readdirSync(join(root, 'content/evidence'));
+    const payloads: Record<string, string> = {};
+    for (const [mode, rules] of [
+      ['iptables', IPTABLES_RULES],
+      ['nftables', NFT_RULES],
+    ] as const) {
+      const home = join(scratch, `node-${mode}`);
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(home, 'FIXTURE-kube-proxy.log'), '');
+      const out = join(scratch, `cap-${mode}`);
+      const run = onNode(home, { mode, rules }, [
+        '--out',
+        out,
+        ...DEPLOY,
+        '--log',
+        join(home, 'FIXTURE-kube-proxy.log'),
+      ]);
+      assert.equal(run.status, 0, run.output);
+      assert.match(run.output, new RegExp(`captured 2 cell\\(s\\) .*mode ${mode}, kernel `));
+      assert.match(run.output, /scaling deployment fixture-ns\/fixture-deploy back to 3 replicas/);
+      assert.equal(run.replicas(), '3');
+      assert.match(
+        readFileSync(join(home, 'FIXTURE-kube-proxy.log'), 'utf8'),
+        / stderr P /,
+        'the log held a line cut into P records',
+      );
+      payloads[mode] = run.payloads()[0]!;
+      const env = readFileSync(join(out, 'capture.env'), 'utf8');
+      assert.match(env, /^captured_at=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+      assert.match(
+        env,
+        new RegExp(
+          `^kernel=${spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim().replace(/[.+]/g, '\\$&')}$`,
+          'm',
+        ),
+      );
+      assert.match(env, /^mode_from=GET http:\/\/127\.0\.0\.1:10249\/proxyMode/m);
+      assert.match(env, /^version_from=git_version of kubernetes_build_info/m);
+      assert.deepEqual(
+        readdirSync(scratch).filter((f) => f.startsWith('.kube-proxy-')),
+        [],
+        'no temporary folder left',
+      );
+      // The capture can be copied by a user other than root (scp -r): every folder 755, every file readable.
+      for (const e of [out, ...readdirSync(out, { recursive: true }).map((f) => join(out, String(f)))]) {
+        const mode8 = statSync(e).mode & 0o777;
+        assert.equal(
+          mode8 & (statSync(e).isDirectory() ? 0o555 : 0o444),
+          statSync(e).isDirectory() ? 0o555 : 0o444,
+          `${e}: mode ${mode8.toString(8)}`,
+        );
+      }
+      const output = readFileSync(join(out, `ex18-${mode}/output`), 'utf8');
+      assert.match(
+        output,
+        /^# change: replicas_before=3$[\s\S]*^# change: scale_exit=0$\n^# kubectl: deployment\.apps\/FIXTURE scaled to 4 \(FIXTURE\)$\n^# change: rollout_exit=0$\n^# kubectl: FIXTURE rollout complete$\n^# change: replicas_after=4$/m,
+      );
+      // `add` with a path relative to where the user stands (npm sets INIT_CWD), not the checkout.
+      const add = spawnSync(
+        process.execPath,
+        [join(root, 'tools/evidence.ts'), 'add', `cap-${mode}`, '--content', content],
+        { cwd: root, encoding: 'utf8', env: { ...process.env, INIT_CWD: scratch } },
+      );
+      assert.equal(add.status, 0, `${add.stdout}${add.stderr}`);
+    }
+
+    const table = await loadTable(content);
+    assert.equal(table.counts.measured, 4, 'the four measurable cells are Measured');
+    assert.equal(table.counts['to-measure'], 0);
+    const cell = (row: string, col: string) =>
+      table.rows.find((r) => r.id === row)!.cells.find((c) => c.backend.id === col)!;
+    for (const [row, col] of [
+      ['endpoint-selection', 'iptables'],
+      ['endpoint-selection', 'nftables'],
+      ['endpoint-change', 'iptables'],
+      ['endpoint-change', 'nftables'],
+    ] as const) {
+      const c = cell(row, col);
+      assert.equal(c.provenance, 'measured', `${row}/${col}`);
+      if (c.provenance !== 'measured') continue;
+      assert.equal(c.evidence.mode, col);
+      // The measured cell carries the reading made once, when its evidence file loaded.
+      const { reading } = c.evidence;
+      assert.deepEqual(reading, readOutput(c.evidence.exercise, col, c.evidence.output).reading);
+      if (reading?.exercise === 16) {
+        assert.match(c.evidence.output, /^# Generated by iptables-save/m, 'the real iptables-save wrote it');
+        assert.equal(reading.services[0]!.endpoints.length, 3);
+        for (const e of reading.services[0]!.endpoints) assert.ok(Math.abs(e.share! - 1 / 3) < 1e-6);
+      } else if (reading?.exercise === 17) {
+        assert.match(c.evidence.output, /^table ip kube-proxy \{/m, 'the real nft wrote it');
+        assert.equal(reading.services[0]!.modulus, 3);
+        assert.equal(reading.services[0]!.endpoints.length, 3);
+      } else if (reading?.exercise === 18) {
+        assert.deepEqual(
+          reading.syncs.map((s) => ({ lines: s.lines.length, chains: s.chains, rules: s.rules })),
+          [countPayload(col, payloads[col]!)],
+        );
+        // Before: the rules the real iptables-save or nft printed before the scale; after: the sync.
+        assert.match(
+          c.evidence.output,
+          col === 'iptables'
+            ? /^# ==> rules before the scale: iptables-save -t nat\n# Generated by iptables-save/m
+            : /^# ==> rules before the scale: nft list table ip kube-proxy\ntable ip kube-proxy \{/m,
+        );
+        assert.deepEqual(
+          [
+            reading.change.before.map((c) => c.endpoints.length),
+            reading.change.after.map((c) => c.endpoints.length),
+            reading.change.sync,
+          ],
+          [[3], [4], 0],
+        );
+      } else assert.fail(`no reading for ${row}/${col}`);
+    }
+    assert.deepEqual(readdirSync(join(root, 'content/evidence')), realEvidence, 'nothing landed in the real content/');
+
+    // The real build of that copy: the evidence pages show what was read.
+    const work = join(scratch, 'netns-build');
+    const build = astroBuild(content, work);
+    assert.equal(build.status, 0, build.output);
+    const pages = readdirSync(join(work, 'out/evidence'));
+    assert.equal(pages.length, 4, pages.join(', '));
+    const page = (prefix: string) =>
+      readFileSync(
+        join(
+          work,
+          'out/evidence',
+          pages.find((p) => p.startsWith(prefix))!,
+          'index.html',
+        ),
+        'utf8',
+      );
+    const ex16 = page('ex16-');
+    assert.match(ex16, /What the output shows/);
+    assert.match(ex16, /3 endpoints/);
+    assert.match(ex16, /33\.3 %/);
+    assert.match(page('ex17-'), /random number modulo 3/);
+    // Exercise 18's pages: what changed (the endpoint count before and after) next to what it cost,
+    // counted as the test counted the payload the FIXTURE kube-proxy logged.
+    for (const col of ['iptables', 'nftables'] as const) {
+      const { lines, chains, rules } = countPayload(col, payloads[col]!);
+      assert.ok(rules > 0 && chains > 0);
+      const html = page(`ex18-${col}`).replace(/<!--.*?-->/g, '');
+      assert.match(
+        html,
+        new RegExp(`<td>${lines}</td><td>${chains}</td><td>${rules}</td></tr>`),
+        `ex18-${col}: ${lines} lines, ${chains} chains, ${rules} rules`,
+      );
+      const chain =
+        col === 'iptables' ? 'KUBE-SVC-FIXTURE3ENDPOINTS' : 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http';
+      const added =
+        col === 'iptables'
+          ? 'KUBE-SEP-FIXTUREENDPOINT4'
+          : 'endpoint-FIXTURE4-fixture-ns/fixture-svc/tcp/http__10.244.1.14/8080';
+      assert.match(
+        html,
+        new RegExp(
+          `<td><code>${chain}</code></td><td>3</td><td>4</td>\\s*<td><code>${added}</code></td>\\s*<td>none</td>`,
+        ),
+        `ex18-${col}: the Service's endpoints, 3 before, 4 after, one chain added`,
+      );
+      assert.match(html, /scaled from 3 to 4 replicas/);
+      assert.match(html, new RegExp(`handed the kernel ${lines} lines`));
+      // EVIDENCE_KIT_PAGES_TO=<dir> keeps these FIXTURE pages to look at (never part of the site).
+      if (process.env.EVIDENCE_KIT_PAGES_TO)
+        writeFileSync(join(process.env.EVIDENCE_KIT_PAGES_TO, `FIXTURE-ex18-${col}.html`), html);
+    }
+    const home = readFileSync(join(work, 'out/index.html'), 'utf8');
+    assert.doesNotMatch(home, /To measure ·/, 'no cell is still to measure');
+    // The measured endpoint-change cells say, in the table, what changed and what it cost.
+    for (const col of ['iptables', 'nftables'] as const) {
+      const { lines, chains, rules } = countPayload(col, payloads[col]!);
+      const cell = /<td id="endpoint-change--(\w+)"[\s\S]*?<\/td>/g;
+      const html = [...home.matchAll(cell)].find((m) => m[1] === col)?.[0] ?? '';
+      assert.match(
+        html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' '),
+        new RegExp(
+          `What changed: Service fixture-ns/fixture-svc went from 3 to 4 endpoints \\(Deployment scaled 3 to 4\\)\\. What it cost: sync \\d+ wrote ${lines} lines: ${chains} chains, ${rules} rules\\.`,
+        ),
+        `endpoint-change/${col}: the change and its cost in the cell`,
+      );
+    }
+  },
+);

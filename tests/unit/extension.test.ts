@@ -22,12 +22,22 @@ const fixtures = 'tests/fixtures/extension';
 const scratch = mkdtempSync(join(tmpdir(), 'extension-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Extra { id: string }
-const backendFixture = parse(readFileSync(join(fixtures, 'backend.yaml'), 'utf8')) as { backend: Extra & Record<string, unknown>; cell: { answer: string } };
-const axisFixture = parse(readFileSync(join(fixtures, 'axis.yaml'), 'utf8')) as { axis: Extra & Record<string, unknown>; cell: { answer: string } };
+interface Extra {
+  id: string;
+}
+const backendFixture = parse(readFileSync(join(fixtures, 'backend.yaml'), 'utf8')) as {
+  backend: Extra & Record<string, unknown>;
+  cell: { answer: string };
+};
+const axisFixture = parse(readFileSync(join(fixtures, 'axis.yaml'), 'utf8')) as {
+  axis: Extra & Record<string, unknown>;
+  cell: { answer: string };
+};
 const NEW_COLUMN = backendFixture.backend.id;
 const NEW_ROW = axisFixture.axis.id;
-const figureFixture = parse(readFileSync(join(fixtures, 'figure-step.yaml'), 'utf8')) as { step: { id: string; label: string } };
+const figureFixture = parse(readFileSync(join(fixtures, 'figure-step.yaml'), 'utf8')) as {
+  step: { id: string; label: string };
+};
 const FIGURE = 'dispatch';
 
 /** content/ with the new backend and axis laid in; `leaveOut` drops one new cell. */
@@ -60,7 +70,10 @@ function extendedContent(name: string, leaveOut?: { row: string; column: string 
   figure.addIn(['lanes'], figure.createNode({ backend: NEW_COLUMN }));
   // At the figure's first stage, when it has stages (then every step names one).
   const stage = (figure.toJS() as { stages?: { id: string }[] }).stages?.[0]?.id;
-  figure.addIn(['steps'], figure.createNode({ ...figureFixture.step, lane: NEW_COLUMN, ...(stage && { stage }), cites: [cite] }));
+  figure.addIn(
+    ['steps'],
+    figure.createNode({ ...figureFixture.step, lane: NEW_COLUMN, ...(stage && { stage }), cites: [cite] }),
+  );
   writeFileSync(figureFile, figure.toString());
   return dir;
 }
@@ -68,7 +81,10 @@ function extendedContent(name: string, leaveOut?: { row: string; column: string 
 test('a new column and a new row are content only: they show everywhere the table does', async () => {
   const content = extendedContent('extended');
   const model = await loadTable(content);
-  assert.ok(model.backends.some((b) => b.id === NEW_COLUMN) && model.rows.some((r) => r.id === NEW_ROW), 'the model has both');
+  assert.ok(
+    model.backends.some((b) => b.id === NEW_COLUMN) && model.rows.some((r) => r.id === NEW_ROW),
+    'the model has both',
+  );
 
   const { status, output, out } = astroBuild(content, join(scratch, 'extended'));
   assert.equal(status, 0, `the extended content builds:\n${output}`);
@@ -76,46 +92,95 @@ test('a new column and a new row are content only: they show everywhere the tabl
 
   // The table: the new column header, a cell of it in every row, the new row with every column.
   const home = page('');
-  const heads = home('table.comparison thead th[scope=col]').map((_, th) => home(th).text().replace(/\s+/g, ' ').trim()).get();
-  assert.ok(heads.some((h) => h.startsWith(String(backendFixture.backend.name))), `column header for the new backend: ${heads.join(' | ')}`);
+  const heads = home('table.comparison thead th[scope=col]')
+    .map((_, th) => home(th).text().replace(/\s+/g, ' ').trim())
+    .get();
+  assert.ok(
+    heads.some((h) => h.startsWith(String(backendFixture.backend.name))),
+    `column header for the new backend: ${heads.join(' | ')}`,
+  );
   for (const row of model.rows) {
-    const cells = home(`tr#${row.id} td`).map((_, td) => home(td).attr('data-backend')).get();
-    assert.deepEqual(cells, model.backends.map((b) => b.id), `row ${row.id} has one cell per backend, in order`);
+    const cells = home(`tr#${row.id} td`)
+      .map((_, td) => home(td).attr('data-backend'))
+      .get();
+    assert.deepEqual(
+      cells,
+      model.backends.map((b) => b.id),
+      `row ${row.id} has one cell per backend, in order`,
+    );
   }
   assert.match(home(`tr#${NEW_ROW} th[scope=row]`).text(), new RegExp(String(axisFixture.axis.question)));
 
   // The legend counts the new cells.
-  for (const p of PROVENANCES) assert.equal(home(`[data-legend=${p}] [data-count]`).attr('data-count'), String(model.counts[p]), `legend: ${p}`);
-  assert.equal(PROVENANCES.reduce((n, p) => n + model.counts[p], 0), model.rows.length * model.backends.length);
+  for (const p of PROVENANCES)
+    assert.equal(home(`[data-legend=${p}] [data-count]`).attr('data-count'), String(model.counts[p]), `legend: ${p}`);
+  assert.equal(
+    PROVENANCES.reduce((n, p) => n + model.counts[p], 0),
+    model.rows.length * model.backends.length,
+  );
 
   // Row pages: the new row has one, and every row page has a section for the new backend.
   for (const row of model.rows) {
     assert.ok(existsSync(join(out, routes.row(row.id), 'index.html')), `row page of ${row.id}`);
-    assert.equal(page(routes.row(row.id))(`section[data-backend="${NEW_COLUMN}"]`).length, 1, `${row.id}: section for the new backend`);
+    assert.equal(
+      page(routes.row(row.id))(`section[data-backend="${NEW_COLUMN}"]`).length,
+      1,
+      `${row.id}: section for the new backend`,
+    );
   }
 
   // The dispatch figure: the new lane and its step, in the drawing (inline on the home page and a row
   // page, and the file of its own it links to) and in the text, last, as the content lists them.
   const label = figureFixture.step.label.replace(/`/g, '');
   const figureOn = (p: ReturnType<typeof page>) => p(`figure[data-figure="${FIGURE}"]`);
-  const lanes = figureOn(home).find('.figure-lanes > li').map((_, li) => home(li).attr('data-lane')).get();
+  const lanes = figureOn(home)
+    .find('.figure-lanes > li')
+    .map((_, li) => home(li).attr('data-lane'))
+    .get();
   assert.equal(lanes.at(-1), NEW_COLUMN, `the new lane comes last in the figure's text: ${lanes.join(', ')}`);
-  assert.equal(figureOn(home).find(`li[data-lane="${NEW_COLUMN}"] li#${routes.figureStepAnchor(FIGURE, figureFixture.step.id)}`).text().replace(/\s+/g, ' ').includes(label), true, 'its step, in the text');
-  const file = readFileSync(join(out, decodeURI(String(figureOn(home).find('.figure-file a').attr('href'))).replace(/^\//, '')), 'utf8');
+  assert.equal(
+    figureOn(home)
+      .find(`li[data-lane="${NEW_COLUMN}"] li#${routes.figureStepAnchor(FIGURE, figureFixture.step.id)}`)
+      .text()
+      .replace(/\s+/g, ' ')
+      .includes(label),
+    true,
+    'its step, in the text',
+  );
+  const file = readFileSync(
+    join(out, decodeURI(String(figureOn(home).find('.figure-file a').attr('href'))).replace(/^\//, '')),
+    'utf8',
+  );
   // Drawn text wraps over several <text> lines: compare without the spaces.
   const squash = (s: string) => s.replace(/\s+/g, '');
   const drawn = (svg: string) => squash(svg.replace(/<[^>]+>/g, ''));
-  const figureRow = (parse(readFileSync(join(content, 'figures', `${FIGURE}.yaml`), 'utf8')) as { rows: string[] }).rows[0]!;
-  for (const svg of [file, figureOn(home).find('svg').toString(), figureOn(page(routes.row(figureRow))).find('svg').toString()]) {
-    assert.ok(drawn(svg).includes(squash(String(backendFixture.backend.name))), 'the new lane\'s title is drawn');
+  const figureRow = (parse(readFileSync(join(content, 'figures', `${FIGURE}.yaml`), 'utf8')) as { rows: string[] })
+    .rows[0]!;
+  for (const svg of [
+    file,
+    figureOn(home).find('svg').toString(),
+    figureOn(page(routes.row(figureRow)))
+      .find('svg')
+      .toString(),
+  ]) {
+    assert.ok(drawn(svg).includes(squash(String(backendFixture.backend.name))), "the new lane's title is drawn");
     assert.ok(drawn(svg).includes(squash(label)), 'its step is drawn');
   }
 
   // The data exports.
-  const json = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')) as { backends: Extra[]; rows: Array<{ id: string; cells: Record<string, unknown> }> };
+  const json = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')) as {
+    backends: Extra[];
+    rows: Array<{ id: string; cells: Record<string, unknown> }>;
+  };
   assert.ok(json.backends.some((b) => b.id === NEW_COLUMN));
-  assert.ok(json.rows.every((r) => NEW_COLUMN in r.cells), 'every JSON row has the new column');
-  assert.deepEqual(Object.keys(json.rows.find((r) => r.id === NEW_ROW)!.cells), model.backends.map((b) => b.id));
+  assert.ok(
+    json.rows.every((r) => NEW_COLUMN in r.cells),
+    'every JSON row has the new column',
+  );
+  assert.deepEqual(
+    Object.keys(json.rows.find((r) => r.id === NEW_ROW)!.cells),
+    model.backends.map((b) => b.id),
+  );
   const csv = readFileSync(join(out, 'comparison.csv'), 'utf8').trimEnd().split('\r\n');
   assert.equal(csv.length, 1 + model.rows.length * model.backends.length, 'one CSV line per cell, after the header');
   assert.equal(csv.filter((l) => l.startsWith(`${NEW_ROW},`)).length, model.backends.length);
@@ -125,7 +190,12 @@ test('leaving one new cell out fails with the located message', async () => {
   const content = extendedContent('missing-new-cell', { row: NEW_ROW, column: NEW_COLUMN });
   await assert.rejects(loadTable(content), (err: unknown) => {
     assert.ok(err instanceof ContentError, String(err));
-    assert.match(err.message, new RegExp(`comparison/axes\\.yaml:\\d+:\\d+: row "${NEW_ROW}", column "${NEW_COLUMN}", field "cells": missing cell`));
+    assert.match(
+      err.message,
+      new RegExp(
+        `comparison/axes\\.yaml:\\d+:\\d+: row "${NEW_ROW}", column "${NEW_COLUMN}", field "cells": missing cell`,
+      ),
+    );
     return true;
   });
 });

@@ -33,28 +33,50 @@ function fixtureContent(): string {
 }
 type Rect = { x: number; y: number; w: number; h: number };
 /** A box inside a lane of the layout's width and height (lanes are drawn in their own coordinates). */
-const inLane = (b: Rect, layout: Layout) => b.x >= 0 && b.y >= 0 && b.x + b.w <= layout.laneWidth && b.y + b.h <= layout.height;
+const inLane = (b: Rect, layout: Layout) =>
+  b.x >= 0 && b.y >= 0 && b.x + b.w <= layout.laneWidth && b.y + b.h <= layout.height;
 const overlap = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 test('text: DejaVu Sans widths, code in monospace, wrapped at spaces and never inside a code span', () => {
   assert.equal(textWidth('iii', 10), 0.278 * 3 * 10);
   assert.equal(textWidth('iii', 10, true), 0.602 * 3 * 10);
-  assert.deepEqual(runsOf('a `b c` d'), [{ text: 'a ', code: false }, { text: 'b c', code: true }, { text: ' d', code: false }]);
+  assert.deepEqual(runsOf('a `b c` d'), [
+    { text: 'a ', code: false },
+    { text: 'b c', code: true },
+    { text: ' d', code: false },
+  ]);
   const lines = wrap('the `KUBE-SVC-XYZ` chain picks one endpoint at random', 120, 13);
   assert.ok(lines.length > 1, 'wrapped');
-  for (const line of lines) assert.ok(line.reduce((w, r) => w + textWidth(r.text, 13 * (r.code ? CODE_SCALE : 1), r.code), 0) <= 120 || line.length === 1, JSON.stringify(line));
-  assert.ok(lines.flat().some((r) => r.code && r.text === 'KUBE-SVC-XYZ'), 'the code span stays whole');
-  assert.equal(lines.map((l) => l.map((r) => r.text).join('')).join(' '), 'the KUBE-SVC-XYZ chain picks one endpoint at random');
+  for (const line of lines)
+    assert.ok(
+      line.reduce((w, r) => w + textWidth(r.text, 13 * (r.code ? CODE_SCALE : 1), r.code), 0) <= 120 ||
+        line.length === 1,
+      JSON.stringify(line),
+    );
+  assert.ok(
+    lines.flat().some((r) => r.code && r.text === 'KUBE-SVC-XYZ'),
+    'the code span stays whole',
+  );
+  assert.equal(
+    lines.map((l) => l.map((r) => r.text).join('')).join(' '),
+    'the KUBE-SVC-XYZ chain picks one endpoint at random',
+  );
 });
 
 test('the FIXTURE figure: lanes in content order, each step inside its lane and in order down it', () => {
   return figuresOf(fixtureContent()).then(([figure]) => {
     const layout = layoutFigure(figure!);
-    assert.deepEqual(layout.lanes.map((l) => l.id), ['fixture-ran', 'fixture-read']);
+    assert.deepEqual(
+      layout.lanes.map((l) => l.id),
+      ['fixture-ran', 'fixture-read'],
+    );
     assert.equal(layout.width, 2 * layout.laneWidth + 10, 'side by side, the lanes and the gap between them');
     assert.deepEqual(layout.lanes[1]!.title, ['FIXTURE read', 'read, not run'], 'a column that was not run says so');
-    for (const lane of layout.lanes) for (const step of lane.steps) assert.ok(inLane(step, layout), `${step.id} inside lane ${lane.id}`);
-    const [first, second] = ['fixture-first', 'fixture-second'].map((id) => layout.lanes[0]!.steps.find((s) => s.id === id)!);
+    for (const lane of layout.lanes)
+      for (const step of lane.steps) assert.ok(inLane(step, layout), `${step.id} inside lane ${lane.id}`);
+    const [first, second] = ['fixture-first', 'fixture-second'].map((id) =>
+      layout.lanes[0]!.steps.find((s) => s.id === id)!,
+    );
     assert.ok(first!.y + first!.h < second!.y, 'an edge runs down the lane');
     assert.equal(layout.lanes[0]!.edges.length, 1, 'one edge');
     assert.equal(layout.lanes[0]!.edges[0]!.label?.text, 'jump');
@@ -71,9 +93,13 @@ test('the SVG: real text, classes only, no style="" attribute; our reading dashe
   assert.equal((svg.match(/<style>/g) ?? []).length, 1, 'the style once, in the first');
   assert.deepEqual(inlineAttributes(svg), [], 'no style="" or on…="" attribute');
   assert.doesNotMatch(svg, /\s(fill|stroke|font-family)="/, 'no presentation colours or fonts: CSS gives them');
-  assert.doesNotMatch(svg, /<title>/, 'inline: named by its box\'s aria-label, so the page keeps one <title>');
+  assert.doesNotMatch(svg, /<title>/, "inline: named by its box's aria-label, so the page keeps one <title>");
   const file = figureFileSvg(figure!, layout, '');
-  assert.match(file, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) \d+"/, 'the standalone file: an SVG document');
+  assert.match(
+    file,
+    /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) \d+"/,
+    'the standalone file: an SVG document',
+  );
   assert.equal(Number(/viewBox="0 0 (\d+)/.exec(file)![1]), layout.width, 'its lanes side by side');
   assert.match(file, /<title>FIXTURE figure<\/title>/, 'the standalone file has its title');
   assert.match(svg, /<text class="fig-label"[^>]*>FIXTURE first step with <tspan class="fig-code">code<\/tspan>/);
@@ -81,13 +107,17 @@ test('the SVG: real text, classes only, no style="" attribute; our reading dashe
   assert.equal((svg.match(/>◇ our reading</g) ?? []).length, 2, 'and say so in words');
   assert.match(svg, />§ FIXTURE source</, 'a cited step names its source');
   assert.equal(provenanceLine(figure!.steps[0]!), '§ FIXTURE source');
-  assert.match(inlineStyle(figureCss, { anchor: 'figure-x', width: 500 }), /@container \(min-width:500px\)\{#figure-x \.figure-draw\{flex-direction:row\}\}/,
-    'from the lanes\' width on, the page places them side by side');
+  assert.match(
+    inlineStyle(figureCss, { anchor: 'figure-x', width: 500 }),
+    /@container \(min-width:500px\)\{#figure-x \.figure-draw\{flex-direction:row\}\}/,
+    "from the lanes' width on, the page places them side by side",
+  );
 });
 
 test('no text in a drawing is under 12 px', () => {
   assert.ok(TEXT.small >= 12 && TEXT.size >= 12);
-  for (const m of figureCss.matchAll(/font-size:\s*([\d.]+)(px|em)/g)) assert.ok(m[2] === 'px' ? Number(m[1]) >= 12 : Number(m[1]) * TEXT.size >= 12, m[0]);
+  for (const m of figureCss.matchAll(/font-size:\s*([\d.]+)(px|em)/g))
+    assert.ok(m[2] === 'px' ? Number(m[1]) >= 12 : Number(m[1]) * TEXT.size >= 12, m[0]);
   assert.ok(TEXT.size * CODE_SCALE >= 12, 'code');
 });
 
@@ -96,34 +126,63 @@ test('colours: the inline drawing takes the page tokens; the standalone file rea
   assert.match(inlineStyle(figureCss), /\.fig\{--fig-text:var\(--text\);/);
   const own = standaloneStyle(tokens, figureCss);
   const text = /--text:\s*light-dark\((#\w+),\s*(#\w+)\)/.exec(tokens)!;
-  assert.match(own, new RegExp(`^<style>svg\\{--fig-text:${text[1]};[^}]*\\}@media screen and \\(prefers-color-scheme:dark\\)\\{svg\\{--fig-text:${text[2]};`));
+  assert.match(
+    own,
+    new RegExp(
+      `^<style>svg\\{--fig-text:${text[1]};[^}]*\\}@media screen and \\(prefers-color-scheme:dark\\)\\{svg\\{--fig-text:${text[2]};`,
+    ),
+  );
   assert.doesNotMatch(own, /\/\*/, 'comments left out');
   assert.throws(() => standaloneStyle(':root{}', figureCss), /tokens\.css has no light-dark\(\) value for --text/);
 });
 
-test('the site\'s figures: lanes in content order, every step inside its lane, a stage\'s steps in one row of every lane, an empty slot where a lane has none', async () => {
+test("the site's figures: lanes in content order, every step inside its lane, a stage's steps in one row of every lane, an empty slot where a lane has none", async () => {
   for (const figure of await figuresOf('content')) {
     const layout: Layout = layoutFigure(figure);
-    assert.deepEqual(layout.lanes.map((l) => l.id), figure.lanes.map((l) => l.id), `${figure.id}: lanes in content order`);
+    assert.deepEqual(
+      layout.lanes.map((l) => l.id),
+      figure.lanes.map((l) => l.id),
+      `${figure.id}: lanes in content order`,
+    );
     assert.ok(figure.stages.length > 0, `${figure.id}: has stages`);
     for (const lane of layout.lanes) {
-      assert.deepEqual(lane.slots.map((s) => s.stage), figure.stages.map((s) => s.id), `${figure.id}/${lane.id}: one slot per stage, in order`);
+      assert.deepEqual(
+        lane.slots.map((s) => s.stage),
+        figure.stages.map((s) => s.id),
+        `${figure.id}/${lane.id}: one slot per stage, in order`,
+      );
       const boxes = [...lane.steps, ...lane.slots.flatMap((s) => [s.band, s.empty].filter((b) => b !== undefined))];
       for (const b of boxes) assert.ok(inLane(b, layout), `${figure.id}/${lane.id}: a box inside the lane`);
-      boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => assert.ok(!overlap(a, b), `${figure.id}/${lane.id}: boxes do not overlap`)));
+      boxes.forEach((a, i) =>
+        boxes.slice(i + 1).forEach((b) => assert.ok(!overlap(a, b), `${figure.id}/${lane.id}: boxes do not overlap`)),
+      );
       lane.slots.forEach((slot, i) => {
         const steps = lane.steps.filter((s) => s.stage === slot.stage);
-        for (const s of steps) assert.ok(s.y >= slot.y && s.y + s.h <= slot.y + slot.h, `${figure.id}: ${s.id} inside its stage's row`);
-        assert.equal(slot.empty !== undefined, steps.length === 0, `${figure.id}/${lane.id}: an empty slot exactly where the lane has no step at ${slot.stage}`);
-        if (i > 0) assert.ok(slot.y >= lane.slots[i - 1]!.y + lane.slots[i - 1]!.h, 'rows in stage order, down the lane');
+        for (const s of steps)
+          assert.ok(s.y >= slot.y && s.y + s.h <= slot.y + slot.h, `${figure.id}: ${s.id} inside its stage's row`);
+        assert.equal(
+          slot.empty !== undefined,
+          steps.length === 0,
+          `${figure.id}/${lane.id}: an empty slot exactly where the lane has no step at ${slot.stage}`,
+        );
+        if (i > 0)
+          assert.ok(slot.y >= lane.slots[i - 1]!.y + lane.slots[i - 1]!.h, 'rows in stage order, down the lane');
       });
     }
     // The rows line up: each stage's slot at the same place and height in every lane.
     const [first, ...rest] = layout.lanes;
-    for (const lane of rest) assert.deepEqual(lane.slots.map((s) => [s.y, s.h]), first!.slots.map((s) => [s.y, s.h]), `${figure.id}: ${lane.id}'s rows as ${first!.id}'s`);
+    for (const lane of rest)
+      assert.deepEqual(
+        lane.slots.map((s) => [s.y, s.h]),
+        first!.slots.map((s) => [s.y, s.h]),
+        `${figure.id}: ${lane.id}'s rows as ${first!.id}'s`,
+      );
     for (const step of figure.steps) {
       const lane = layout.lanes.find((l) => l.id === step.lane)!;
-      assert.ok(lane.steps.some((s) => s.id === step.id), `${figure.id}: ${step.id} drawn in its lane`);
+      assert.ok(
+        lane.steps.some((s) => s.id === step.id),
+        `${figure.id}: ${step.id} drawn in its lane`,
+      );
     }
   }
 });

@@ -17,12 +17,25 @@ type Entry = Parameters<LoaderContext['store']['set']>[0];
 /** The part of Astro's data store the loaders use. */
 class Store {
   readonly entries = new Map<string, Entry>();
-  set(entry: Entry) { this.entries.set(entry.id, entry); return true; }
-  get(id: string) { return this.entries.get(id); }
-  keys() { return [...this.entries.keys()]; }
-  values() { return [...this.entries.values()]; }
-  delete(id: string) { this.entries.delete(id); }
-  clear() { this.entries.clear(); }
+  set(entry: Entry) {
+    this.entries.set(entry.id, entry);
+    return true;
+  }
+  get(id: string) {
+    return this.entries.get(id);
+  }
+  keys() {
+    return [...this.entries.keys()];
+  }
+  values() {
+    return [...this.entries.values()];
+  }
+  delete(id: string) {
+    this.entries.delete(id);
+  }
+  clear() {
+    this.entries.clear();
+  }
   addModuleImport() {}
   addAssetImports() {}
 }
@@ -55,10 +68,14 @@ function context(name: string, store: Store): LoaderContext {
 test('the rules see every page, not those read so far, when the pages load last', async () => {
   const stores = new Map(Object.keys(collections).map((name) => [name, new Store()]));
   const load = (names: string[]) =>
-    Promise.all(names.map((name) => {
-      const { loader } = collections[name as keyof typeof collections] as unknown as { loader: { load: (ctx: LoaderContext) => Promise<void> } };
-      return loader.load(context(name, stores.get(name)!));
-    }));
+    Promise.all(
+      names.map((name) => {
+        const { loader } = collections[name as keyof typeof collections] as unknown as {
+          loader: { load: (ctx: LoaderContext) => Promise<void> };
+        };
+        return loader.load(context(name, stores.get(name)!));
+      }),
+    );
   const last = ['pages', 'problems'];
   await load(Object.keys(collections).filter((name) => !last.includes(name)));
   await load(last); // a build fails here if the rules ran on a part of the pages

@@ -16,7 +16,14 @@ const inline = (md: string, base = '/') => renderInline(siteRender(markdownConfi
 
 const tree = (href: string): Root => ({
   type: 'root',
-  children: [{ type: 'element', tagName: 'p', properties: {}, children: [{ type: 'element', tagName: 'a', properties: { href }, children: [] }] }],
+  children: [
+    {
+      type: 'element',
+      tagName: 'p',
+      properties: {},
+      children: [{ type: 'element', tagName: 'a', properties: { href }, children: [] }],
+    },
+  ],
 });
 const hrefOf = (t: Root) => ((t.children[0] as Element).children[0] as Element).properties.href as string;
 
@@ -51,8 +58,23 @@ test('rehypeBaseLinks prefixes root links and leaves others alone', () => {
 test('rehypeBaseLinks reaches links inside MDX components and JSX <a> elements', () => {
   // What MDX hands rehype for <Callout>[x](/drain/) <a href="/rows/a/">y</a></Callout>.
   const link = { type: 'element', tagName: 'a', properties: { href: '/drain/' }, children: [] };
-  const jsxLink = { type: 'mdxJsxTextElement', name: 'a', attributes: [{ type: 'mdxJsxAttribute', name: 'href', value: '/rows/a/' }], children: [] };
-  const t = { type: 'root', children: [{ type: 'mdxJsxFlowElement', name: 'Callout', attributes: [], children: [{ type: 'element', tagName: 'p', properties: {}, children: [link, jsxLink] }] }] };
+  const jsxLink = {
+    type: 'mdxJsxTextElement',
+    name: 'a',
+    attributes: [{ type: 'mdxJsxAttribute', name: 'href', value: '/rows/a/' }],
+    children: [],
+  };
+  const t = {
+    type: 'root',
+    children: [
+      {
+        type: 'mdxJsxFlowElement',
+        name: 'Callout',
+        attributes: [],
+        children: [{ type: 'element', tagName: 'p', properties: {}, children: [link, jsxLink] }],
+      },
+    ],
+  };
   rehypeBaseLinks({ base: '/sub/' })(t as unknown as Root);
   assert.equal(link.properties.href, '/sub/drain/');
   assert.equal(jsxLink.attributes[0]!.value, '/sub/rows/a/');
@@ -65,7 +87,10 @@ test('inline Markdown from YAML: code and links; external links get rel=noopener
 });
 
 test('inline Markdown from YAML: a link written from the root gets the deploy base', async () => {
-  assert.match(await inline('see [the row](/rows/drain/)', '/kube-proxy-backends/'), /<a href="\/kube-proxy-backends\/rows\/drain\/">the row<\/a>/);
+  assert.match(
+    await inline('see [the row](/rows/drain/)', '/kube-proxy-backends/'),
+    /<a href="\/kube-proxy-backends\/rows\/drain\/">the row<\/a>/,
+  );
   assert.match(await inline('see [the row](/rows/drain/)'), /<a href="\/rows\/drain\/">the row<\/a>/);
 });
 
@@ -81,13 +106,42 @@ test('plain text drops markup but keeps underscores in identifiers', async () =>
 
 test('a plain line skips the processor and comes out as the processor renders it: every such field of content/', async () => {
   const config = markdownConfig('/');
-  const renderer = config.processor.createRenderer({ syntaxHighlight: config.syntaxHighlight, shikiConfig: config.shikiConfig, smartypants: false } as never);
+  const renderer = config.processor.createRenderer({
+    syntaxHighlight: config.syntaxHighlight,
+    shikiConfig: config.shikiConfig,
+    smartypants: false,
+  } as never);
   const processor = async (md: string) => (await (await renderer).render(md, { frontmatter: {} })).code;
   const fields: string[] = [];
-  await readAll('content', async (md) => { fields.push(md); return md; });
-  const lines = [...fields.filter(isPlainLine), 'FIXTURE: a "quoted" word, it\'s 50% (x = y + z) a/b', 'Ünïcode wörds; 1.2'];
+  await readAll('content', async (md) => {
+    fields.push(md);
+    return md;
+  });
+  const lines = [
+    ...fields.filter(isPlainLine),
+    'FIXTURE: a "quoted" word, it\'s 50% (x = y + z) a/b',
+    'Ünïcode wörds; 1.2',
+  ];
   assert.ok(lines.length > 20, `content/ has plain fields (${lines.length})`);
-  for (const md of lines) assert.equal(await renderInline(siteRender(config), md), await renderInline(processor, md), md);
-  for (const md of ['a *b*', 'x < y', 'x & y', 'see www.example.org', 'see https://example.org', '`code`', 'a\nb', 'a_b', 'x [y]', 'mail a@b.c', '# h', 'a | b', 'a \\ b', 'tab\there', 'see :cite', 'x:y'])
+  for (const md of lines)
+    assert.equal(await renderInline(siteRender(config), md), await renderInline(processor, md), md);
+  for (const md of [
+    'a *b*',
+    'x < y',
+    'x & y',
+    'see www.example.org',
+    'see https://example.org',
+    '`code`',
+    'a\nb',
+    'a_b',
+    'x [y]',
+    'mail a@b.c',
+    '# h',
+    'a | b',
+    'a \\ b',
+    'tab\there',
+    'see :cite',
+    'x:y',
+  ])
     assert.equal(isPlainLine(md), false, md);
 });

@@ -10,21 +10,83 @@ import { loadTable } from '../../src/lib/content/load.ts';
 import { CHECKS, type Check } from '../../src/lib/content/checks.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 
-const files = { sources: 'content/sources.yaml', backends: 'content/comparison/backends.yaml', axes: 'content/comparison/axes.yaml' };
-const page = { title: 'Fixture page', description: 'A fixture page, never rendered.', order: 1, toc: true, menu: false, claims: true };
+const files = {
+  sources: 'content/sources.yaml',
+  backends: 'content/comparison/backends.yaml',
+  axes: 'content/comparison/axes.yaml',
+};
+const page = {
+  title: 'Fixture page',
+  description: 'A fixture page, never rendered.',
+  order: 1,
+  toc: true,
+  menu: false,
+  claims: true,
+};
 const commit = 'a'.repeat(40);
 
 /** A two-backend, one-axis FIXTURE: "ran" was run, "read" was not. */
 function fixture(): ContentData {
   return {
-    site: { title: 'Fixture', shortTitle: 'Fixture', description: 'A fixture site, never rendered.', asOf: 'v1.37', file: 'content/site.yaml' },
+    site: {
+      title: 'Fixture',
+      shortTitle: 'Fixture',
+      description: 'A fixture site, never rendered.',
+      asOf: 'v1.37',
+      file: 'content/site.yaml',
+    },
     sources: [
-      { id: 'fixture-kep', label: 'KEP-F', title: 'Fixture KEP', repo: 'kubernetes/enhancements', path: 'keps/f/README.md', commit, license: 'Apache-2.0', quotable: true, page: 'keps/fixture', file: files.sources, index: 0 },
-      { id: 'fixture-code', label: 'code.go', title: 'Fixture code', repo: 'kubernetes/kubernetes', path: 'pkg/f/code.go', commit, license: 'Apache-2.0', quotable: false, page: 'notes/fixture', file: files.sources, index: 1 },
+      {
+        id: 'fixture-kep',
+        label: 'KEP-F',
+        title: 'Fixture KEP',
+        repo: 'kubernetes/enhancements',
+        path: 'keps/f/README.md',
+        commit,
+        license: 'Apache-2.0',
+        quotable: true,
+        page: 'keps/fixture',
+        file: files.sources,
+        index: 0,
+      },
+      {
+        id: 'fixture-code',
+        label: 'code.go',
+        title: 'Fixture code',
+        repo: 'kubernetes/kubernetes',
+        path: 'pkg/f/code.go',
+        commit,
+        license: 'Apache-2.0',
+        quotable: false,
+        page: 'notes/fixture',
+        file: files.sources,
+        index: 1,
+      },
     ],
     excerpts: [
-      { id: 'one', source: 'fixture-kep', file: 'content/excerpts/fixture-kep.yaml', index: 0, section: 'S', lines: [3, 4], quote: 'q', answers: 'a', html: { quote: 'q', answers: 'a' } },
-      { id: 'two', source: 'fixture-code', file: 'content/excerpts/fixture-code.yaml', index: 0, section: 'S', lines: [7, 7], note: 'n', anchor: 'fixtureAnchor', answers: 'a', html: { note: 'n', answers: 'a' } },
+      {
+        id: 'one',
+        source: 'fixture-kep',
+        file: 'content/excerpts/fixture-kep.yaml',
+        index: 0,
+        section: 'S',
+        lines: [3, 4],
+        quote: 'q',
+        answers: 'a',
+        html: { quote: 'q', answers: 'a' },
+      },
+      {
+        id: 'two',
+        source: 'fixture-code',
+        file: 'content/excerpts/fixture-code.yaml',
+        index: 0,
+        section: 'S',
+        lines: [7, 7],
+        note: 'n',
+        anchor: 'fixtureAnchor',
+        answers: 'a',
+        html: { note: 'n', answers: 'a' },
+      },
     ],
     backends: [
       { id: 'ran', name: 'Ran', run: true, status: 's', file: files.backends, index: 0 },
@@ -32,39 +94,93 @@ function fixture(): ContentData {
     ],
     axes: [
       {
-        id: 'axis-a', question: 'q?', summary: 's :cite[fixture-kep/one]', file: files.axes, index: 0,
+        id: 'axis-a',
+        question: 'q?',
+        summary: 's :cite[fixture-kep/one]',
+        file: files.axes,
+        index: 0,
         html: { summary: 's' },
         cells: {
-          ran: { short: 'sx', answer: 'x', cites: ['fixture-kep/one'], measure: { exercise: 18, how: 'h' }, html: { short: 'sx', answer: 'x', how: 'h' } },
-          read: { short: 'sy', answer: 'y', cites: ['fixture-kep/one', 'fixture-code/two'], html: { short: 'sy', answer: 'y' } },
+          ran: {
+            short: 'sx',
+            answer: 'x',
+            cites: ['fixture-kep/one'],
+            measure: { exercise: 18, how: 'h' },
+            html: { short: 'sx', answer: 'x', how: 'h' },
+          },
+          read: {
+            short: 'sy',
+            answer: 'y',
+            cites: ['fixture-kep/one', 'fixture-code/two'],
+            html: { short: 'sy', answer: 'y' },
+          },
         },
       },
     ],
     evidence: [],
     figures: [],
     pages: [
-      { id: 'keps/fixture', file: 'content/pages/keps/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-kep/one', line: 9 }], headings: [{ id: 'status', line: 7 }], cites: [], unmarked: [], sentences: [] },
-      { id: 'notes/fixture', file: 'content/pages/notes/fixture.mdx', data: page, keys: {}, embeds: [{ id: 'fixture-code/two', line: 9 }], headings: [], cites: [], unmarked: [], sentences: [] },
+      {
+        id: 'keps/fixture',
+        file: 'content/pages/keps/fixture.mdx',
+        data: page,
+        keys: {},
+        embeds: [{ id: 'fixture-kep/one', line: 9 }],
+        headings: [{ id: 'status', line: 7 }],
+        cites: [],
+        unmarked: [],
+        sentences: [],
+      },
+      {
+        id: 'notes/fixture',
+        file: 'content/pages/notes/fixture.mdx',
+        data: page,
+        keys: {},
+        embeds: [{ id: 'fixture-code/two', line: 9 }],
+        headings: [],
+        cites: [],
+        unmarked: [],
+        sentences: [],
+      },
     ],
   };
 }
 
 const evidenceFixture = (over: Partial<ContentData['evidence'][number]> = {}): ContentData['evidence'][number] => ({
-  id: 'fixture-ev', file: 'content/evidence/fixture-ev.yaml', exercise: 18, axis: 'axis-a', backend: 'ran',
-  captured: '2000-01-01', kubernetes: 'v0.0.0', kernel: 'fixture', command: 'fixture', output: 'fixture', ...over,
+  id: 'fixture-ev',
+  file: 'content/evidence/fixture-ev.yaml',
+  exercise: 18,
+  axis: 'axis-a',
+  backend: 'ran',
+  captured: '2000-01-01',
+  kubernetes: 'v0.0.0',
+  kernel: 'fixture',
+  command: 'fixture',
+  output: 'fixture',
+  ...over,
 });
 
 /** Asserts the build throws a ContentError with one problem at exactly this place. */
-function rejects(data: ContentData, where: { file: string; row?: string; column?: string; field?: string }, problem: RegExp) {
-  assert.throws(() => buildComparison(data), (err: unknown) => {
-    assert.ok(err instanceof ContentError, 'a ContentError');
-    const hit = err.problems.find((p) => p.file === where.file && p.row === where.row && p.column === where.column && p.field === where.field);
-    assert.ok(hit, `expected a problem at ${JSON.stringify(where)}; got:\n${err.message}`);
-    assert.match(hit.problem, problem);
-    // The message an author reads names every part of the place.
-    for (const part of Object.values(where)) assert.ok(err.message.includes(part), `message names ${part}:\n${err.message}`);
-    return true;
-  });
+function rejects(
+  data: ContentData,
+  where: { file: string; row?: string; column?: string; field?: string },
+  problem: RegExp,
+) {
+  assert.throws(
+    () => buildComparison(data),
+    (err: unknown) => {
+      assert.ok(err instanceof ContentError, 'a ContentError');
+      const hit = err.problems.find(
+        (p) => p.file === where.file && p.row === where.row && p.column === where.column && p.field === where.field,
+      );
+      assert.ok(hit, `expected a problem at ${JSON.stringify(where)}; got:\n${err.message}`);
+      assert.match(hit.problem, problem);
+      // The message an author reads names every part of the place.
+      for (const part of Object.values(where))
+        assert.ok(err.message.includes(part), `message names ${part}:\n${err.message}`);
+      return true;
+    },
+  );
 }
 
 test('provenance is derived: measure alone = to measure, no measure = cited', () => {
@@ -91,21 +207,33 @@ test('cites resolve to page anchors and pinned lines', () => {
   const model = buildComparison(fixture());
   const cell = model.rows[0]!.cells[1]!;
   assert.equal(cell.cites[0]!.href, 'keps/fixture/#one');
-  assert.equal(cell.cites[0]!.upstream, `https://github.com/kubernetes/enhancements/blob/${commit}/keps/f/README.md#L3-L4`);
+  assert.equal(
+    cell.cites[0]!.upstream,
+    `https://github.com/kubernetes/enhancements/blob/${commit}/keps/f/README.md#L3-L4`,
+  );
   assert.equal(cell.cites[1]!.upstream, `https://github.com/kubernetes/kubernetes/blob/${commit}/pkg/f/code.go#L7`);
 });
 
 test('an excerpt in a sibling file (kep.yaml) links to that file', () => {
   const source = fixture().sources[0]!;
-  assert.equal(upstreamUrl(source, { lines: [1, 2], path: 'kep.yaml' }), `https://github.com/kubernetes/enhancements/blob/${commit}/keps/f/kep.yaml#L1-L2`);
+  assert.equal(
+    upstreamUrl(source, { lines: [1, 2], path: 'kep.yaml' }),
+    `https://github.com/kubernetes/enhancements/blob/${commit}/keps/f/kep.yaml#L1-L2`,
+  );
 });
 
 test('rows and columns keep content order', () => {
   const data = fixture();
   data.axes.push({ ...structuredClone(data.axes[0]!), id: 'axis-b' });
   const model = buildComparison(data);
-  assert.deepEqual(model.rows.map((r) => r.id), ['axis-a', 'axis-b']);
-  assert.deepEqual(model.rows[0]!.cells.map((c) => c.backend.id), ['ran', 'read']);
+  assert.deepEqual(
+    model.rows.map((r) => r.id),
+    ['axis-a', 'axis-b'],
+  );
+  assert.deepEqual(
+    model.rows[0]!.cells.map((c) => c.backend.id),
+    ['ran', 'read'],
+  );
 });
 
 test('rejects a missing cell', () => {
@@ -116,7 +244,12 @@ test('rejects a missing cell', () => {
 
 test('rejects an extra cell for an unknown backend', () => {
   const data = fixture();
-  data.axes[0]!.cells.bogus = { short: 'sz', answer: 'z', cites: ['fixture-kep/one'], html: { short: 'sz', answer: 'z' } };
+  data.axes[0]!.cells.bogus = {
+    short: 'sz',
+    answer: 'z',
+    cites: ['fixture-kep/one'],
+    html: { short: 'sz', answer: 'z' },
+  };
   rejects(data, { file: files.axes, row: 'axis-a', column: 'bogus', field: 'cells' }, /unknown backend "bogus"/);
 });
 
@@ -135,7 +268,11 @@ test('rejects a duplicate backend id', () => {
 test('rejects a cited id that does not exist', () => {
   const data = fixture();
   data.axes[0]!.cells.read!.cites.push('fixture-kep/nope');
-  rejects(data, { file: files.axes, row: 'axis-a', column: 'read', field: 'cites[2]' }, /unknown excerpt id "fixture-kep\/nope"/);
+  rejects(
+    data,
+    { file: files.axes, row: 'axis-a', column: 'read', field: 'cites[2]' },
+    /unknown excerpt id "fixture-kep\/nope"/,
+  );
 });
 
 test('rejects a measured cell in a column that was not run', () => {
@@ -160,13 +297,21 @@ for (const [what, over, pattern] of [
 test('rejects a cell naming evidence that does not exist', () => {
   const data = fixture();
   data.axes[0]!.cells.ran!.measure!.evidence = 'fixture-missing';
-  rejects(data, { file: files.axes, row: 'axis-a', column: 'ran', field: 'measure.evidence' }, /no evidence file "fixture-missing"/);
+  rejects(
+    data,
+    { file: files.axes, row: 'axis-a', column: 'ran', field: 'measure.evidence' },
+    /no evidence file "fixture-missing"/,
+  );
 });
 
 test('rejects evidence that no cell claims', () => {
   const data = fixture();
   data.evidence.push(evidenceFixture());
-  rejects(data, { file: 'content/evidence/fixture-ev.yaml', row: 'axis-a', column: 'ran', field: 'axis' }, /not referenced by its cell/);
+  rejects(
+    data,
+    { file: 'content/evidence/fixture-ev.yaml', row: 'axis-a', column: 'ran', field: 'axis' },
+    /not referenced by its cell/,
+  );
 });
 
 test('rejects a quote from a source with no pinned copy', () => {
@@ -177,8 +322,15 @@ test('rejects a quote from a source with no pinned copy', () => {
 
 test('rejects a code note whose anchor is a whole statement rather than a token to search for', () => {
   const data = fixture();
-  data.excerpts[1] = { ...data.excerpts[1]!, anchor: 'if svcInfo.SessionAffinityType() == v1.ServiceAffinityClientIP && len(allLocallyReachableEndpoints) > 0 {' };
-  rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'fixture-code/two', field: 'anchor' }, /never a whole statement/);
+  data.excerpts[1] = {
+    ...data.excerpts[1]!,
+    anchor: 'if svcInfo.SessionAffinityType() == v1.ServiceAffinityClientIP && len(allLocallyReachableEndpoints) > 0 {',
+  };
+  rejects(
+    data,
+    { file: 'content/excerpts/fixture-code.yaml', row: 'fixture-code/two', field: 'anchor' },
+    /never a whole statement/,
+  );
 });
 
 test('rejects an excerpt file whose source is unknown', () => {
@@ -190,19 +342,31 @@ test('rejects an excerpt file whose source is unknown', () => {
 test('rejects a source whose page does not exist', () => {
   const data = fixture();
   data.sources[1] = { ...data.sources[1]!, page: 'notes/missing' };
-  rejects(data, { file: files.sources, row: 'fixture-code', field: 'page' }, /no page "notes\/missing" in content\/pages\//);
+  rejects(
+    data,
+    { file: files.sources, row: 'fixture-code', field: 'page' },
+    /no page "notes\/missing" in content\/pages\//,
+  );
 });
 
 test('rejects a reading page that leaves out an excerpt of its source', () => {
   const data = fixture();
   data.pages[0]!.embeds = [];
-  rejects(data, { file: 'content/pages/keps/fixture.mdx', row: 'fixture-kep/one' }, /does not embed excerpt "fixture-kep\/one"/);
+  rejects(
+    data,
+    { file: 'content/pages/keps/fixture.mdx', row: 'fixture-kep/one' },
+    /does not embed excerpt "fixture-kep\/one"/,
+  );
 });
 
 test('rejects a reading page that embeds an excerpt twice', () => {
   const data = fixture();
   data.pages[0]!.embeds.push({ id: 'fixture-kep/one', line: 12 });
-  rejects(data, { file: 'content/pages/keps/fixture.mdx', row: 'fixture-kep/one' }, /embedded again \(first at line 9\)/);
+  rejects(
+    data,
+    { file: 'content/pages/keps/fixture.mdx', row: 'fixture-kep/one' },
+    /embedded again \(first at line 9\)/,
+  );
 });
 
 test('rejects an excerpt id that is also a heading id on its page', () => {
@@ -211,7 +375,11 @@ test('rejects an excerpt id that is also a heading id on its page', () => {
   data.axes[0]!.cells.ran!.cites = ['fixture-kep/status'];
   data.axes[0]!.cells.read!.cites = ['fixture-kep/status', 'fixture-code/two'];
   data.pages[0]!.embeds = [{ id: 'fixture-kep/status', line: 9 }];
-  rejects(data, { file: 'content/excerpts/fixture-kep.yaml', row: 'status', field: 'id' }, /also the id of the heading at content\/pages\/keps\/fixture\.mdx:7/);
+  rejects(
+    data,
+    { file: 'content/excerpts/fixture-kep.yaml', row: 'status', field: 'id' },
+    /also the id of the heading at content\/pages\/keps\/fixture\.mdx:7/,
+  );
 });
 
 test('rejects two excerpts with one anchor on the same page', () => {
@@ -225,13 +393,21 @@ test('every problem is reported at once', () => {
   const data = fixture();
   delete data.axes[0]!.cells.read;
   data.axes[0]!.cells.ran!.cites = ['nope/nope'];
-  assert.throws(() => buildComparison(data), (err: ContentError) => err.problems.length === 2);
+  assert.throws(
+    () => buildComparison(data),
+    (err: ContentError) => err.problems.length === 2,
+  );
 });
 
 test('the real content builds, one cell per row and backend', async () => {
   const model = await loadTable('content');
   assert.ok(model.rows.length > 0 && model.backends.length > 0);
-  for (const row of model.rows) assert.deepEqual(row.cells.map((c) => c.backend.id), model.backends.map((b) => b.id), row.id);
+  for (const row of model.rows)
+    assert.deepEqual(
+      row.cells.map((c) => c.backend.id),
+      model.backends.map((b) => b.id),
+      row.id,
+    );
 });
 
 // Facts that must never change silently: named here on purpose.
@@ -243,7 +419,11 @@ test('must never change: IPVS was read, not run, so no IPVS cell is measured or 
   assert.equal(ipvs.run, false, 'IPVS is marked read, not run');
   for (const backend of model.backends.filter((b) => !b.run))
     for (const row of model.rows)
-      assert.equal(row.cells.find((c) => c.backend.id === backend.id)!.provenance, 'cited', `${row.id} / ${backend.id}`);
+      assert.equal(
+        row.cells.find((c) => c.backend.id === backend.id)!.provenance,
+        'cited',
+        `${row.id} / ${backend.id}`,
+      );
 });
 
 test('must never change: every cited excerpt exists and links to its own anchor on its reading page', async () => {
@@ -277,12 +457,19 @@ test('loading a content folder runs each rule exactly once', async (t) => {
 test('the navigation comes from page frontmatter: menu pages in order, then search; sections mark the current entry', async () => {
   const model = await loadTable('content');
   const menu = model.pages.filter((p) => p.menu);
-  assert.deepEqual(model.nav.map((n) => n.href), [...menu.map((p) => p.path), 'search/']);
-  for (const page of model.pages.filter((p) => p.id.startsWith('keps/'))) assert.equal(page.section, 'readings', page.id);
+  assert.deepEqual(
+    model.nav.map((n) => n.href),
+    [...menu.map((p) => p.path), 'search/'],
+  );
+  for (const page of model.pages.filter((p) => p.id.startsWith('keps/')))
+    assert.equal(page.section, 'readings', page.id);
 });
 
-test('a content error is an AstroError with a hint, its message starting at the first problem\'s file:line:column', () => {
-  const err = new ContentError([{ file: 'content/a.yaml', line: 3, col: 5, field: 'x', problem: 'FIXTURE problem' }, { file: 'content/b.yaml', problem: 'FIXTURE other' }]);
+test("a content error is an AstroError with a hint, its message starting at the first problem's file:line:column", () => {
+  const err = new ContentError([
+    { file: 'content/a.yaml', line: 3, col: 5, field: 'x', problem: 'FIXTURE problem' },
+    { file: 'content/b.yaml', problem: 'FIXTURE other' },
+  ]);
   assert.ok(err instanceof AstroError);
   assert.equal(err.message.split('\n')[0], 'content/a.yaml:3:5: field "x": FIXTURE problem');
   assert.match(err.hint ?? '', /line and column/);

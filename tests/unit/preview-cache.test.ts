@@ -26,11 +26,14 @@ test('pruneUnused keeps the PNGs whose bytes a build wrote and removes the rest'
   assert.deepEqual(pruneUnused(join(dir, 'missing'), []), []);
 });
 
-test('only a run on the project\'s own content folder counts as own content', () => {
+test("only a run on the project's own content folder counts as own content", () => {
   const own = (env: Record<string, string>) => {
     const { CONTENT_DIR: _, ...rest } = process.env;
-    return spawnSync(process.execPath, ['-e', "import('./src/lib/preview-cache.ts').then((m) => process.stdout.write(String(m.isOwnContent())))"],
-      { env: { ...rest, ...env }, encoding: 'utf8' }).stdout;
+    return spawnSync(
+      process.execPath,
+      ['-e', "import('./src/lib/preview-cache.ts').then((m) => process.stdout.write(String(m.isOwnContent())))"],
+      { env: { ...rest, ...env }, encoding: 'utf8' },
+    ).stdout;
   };
   assert.equal(own({}), 'true');
   assert.equal(own({ CONTENT_DIR: 'content' }), 'true');

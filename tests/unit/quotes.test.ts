@@ -6,7 +6,14 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkQuote, checkQuoteRange, normaliseWhitespace, quoteCut, quoteSpan, verifyQuotes } from '../../tools/lib/quotes.ts';
+import {
+  checkQuote,
+  checkQuoteRange,
+  normaliseWhitespace,
+  quoteCut,
+  quoteSpan,
+  verifyQuotes,
+} from '../../tools/lib/quotes.ts';
 import { haveShared, sharedPath } from '../support/shared.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -111,7 +118,10 @@ test('checkQuoteRange fails a range wider than the quote and names the lines it 
 
 test('quoteCut: prose is cut where a quote starts or ends inside a sentence', () => {
   assert.equal(quoteCut('First sentence here.', prose, [3, 3]), undefined);
-  assert.equal(quoteCut('The second sentence runs on across a line break; and then it ends here.', prose, [3, 4]), undefined);
+  assert.equal(
+    quoteCut('The second sentence runs on across a line break; and then it ends here.', prose, [3, 4]),
+    undefined,
+  );
   assert.equal(quoteCut('and then it ends here.', prose, [4, 4]), 'start');
   assert.equal(quoteCut('First sentence here. The second sentence', prose, [3, 3]), 'end');
   assert.equal(quoteCut('second sentence runs on', prose, [3, 3]), 'both');
@@ -121,7 +131,12 @@ test('quoteCut: prose is cut where a quote starts or ends inside a sentence', ()
 });
 
 test('quoteCut: a line that is only an emphasised label stands alone; the line after it starts a sentence', () => {
-  const labelled = ['***Parameter: --scheduler***', 'A new parameter picks the algorithm.', 'Then it goes on.', ''].join('\n');
+  const labelled = [
+    '***Parameter: --scheduler***',
+    'A new parameter picks the algorithm.',
+    'Then it goes on.',
+    '',
+  ].join('\n');
   assert.equal(quoteCut('A new parameter picks the algorithm.', labelled, [2, 2]), undefined);
   assert.equal(quoteCut('picks the algorithm.', labelled, [2, 2]), 'start');
   // Emphasis inside a sentence is not a label: the words after it still continue that sentence.
@@ -172,13 +187,29 @@ test('verifyQuotes reports a too-wide range and a cut that does not match the so
   const excerpts = [
     { id: 'exact', source: 'fixture-kep', lines: [3, 3] as [number, number], quote: 'First sentence here.' },
     { id: 'wide', source: 'fixture-kep', lines: [1, 4] as [number, number], quote: 'First sentence here.' },
-    { id: 'declared-cut', source: 'fixture-kep', lines: [4, 4] as [number, number], quote: 'and then it ends here.', cut: 'start' as const },
+    {
+      id: 'declared-cut',
+      source: 'fixture-kep',
+      lines: [4, 4] as [number, number],
+      quote: 'and then it ends here.',
+      cut: 'start' as const,
+    },
     { id: 'undeclared-cut', source: 'fixture-kep', lines: [4, 4] as [number, number], quote: 'and then it ends here.' },
-    { id: 'needless-cut', source: 'fixture-kep', lines: [3, 3] as [number, number], quote: 'First sentence here.', cut: 'end' as const },
+    {
+      id: 'needless-cut',
+      source: 'fixture-kep',
+      lines: [3, 3] as [number, number],
+      quote: 'First sentence here.',
+      cut: 'end' as const,
+    },
   ];
   const report = verifyQuotes({ sources, excerpts }, read);
   assert.equal(report.checked, 5);
-  assert.deepEqual(report.problems.map((p) => p.split(':')[0]), ['fixture-kep/wide', 'fixture-kep/undeclared-cut', 'fixture-kep/needless-cut'], report.problems.join('\n'));
+  assert.deepEqual(
+    report.problems.map((p) => p.split(':')[0]),
+    ['fixture-kep/wide', 'fixture-kep/undeclared-cut', 'fixture-kep/needless-cut'],
+    report.problems.join('\n'),
+  );
   assert.match(report.problems[0] ?? '', /wider than the quote, which occupies line 3/);
   assert.match(report.problems[1] ?? '', /says no cut, but the quote breaks off mid-sentence, so state cut: start/);
   assert.match(report.problems[2] ?? '', /says cut: end, but the quote starts and ends where a sentence does/);
@@ -189,7 +220,10 @@ test('verifyQuotes: checks only kubernetes/enhancements quotes, resolves kep.yam
     { id: 'fixture-kep', repo: 'kubernetes/enhancements', path: 'keps/fixture/README.md' },
     { id: 'fixture-code', repo: 'kubernetes/kubernetes', path: 'pkg/fixture.go' },
   ];
-  const files: Record<string, string> = { 'keps/fixture/README.md': sample, 'keps/fixture/kep.yaml': 'stage: fixture\n' };
+  const files: Record<string, string> = {
+    'keps/fixture/README.md': sample,
+    'keps/fixture/kep.yaml': 'stage: fixture\n',
+  };
   const read = (path: string) => files[path] ?? null;
   const excerpts = [
     { id: 'ok', source: 'fixture-kep', lines: [5, 5] as [number, number], quote: "It's `odd`." },
@@ -203,7 +237,10 @@ test('verifyQuotes: checks only kubernetes/enhancements quotes, resolves kep.yam
   const report = verifyQuotes({ sources, excerpts }, read);
   assert.equal(report.checked, 4, 'ok, yaml, changed and gone are compared; the rest are not quotes of enhancements');
   assert.equal(report.problems.length, 3, report.problems.join('\n'));
-  assert.match(report.problems[0] ?? '', /^fixture-kep\/changed: keps\/fixture\/README\.md: quote not found in lines 5-5/);
+  assert.match(
+    report.problems[0] ?? '',
+    /^fixture-kep\/changed: keps\/fixture\/README\.md: quote not found in lines 5-5/,
+  );
   assert.match(report.problems[1] ?? '', /^fixture-none\/orphan: no source "fixture-none"/);
   assert.match(report.problems[2] ?? '', /^fixture-kep\/gone: file not found: keps\/fixture\/missing\.md$/);
 });
@@ -230,7 +267,10 @@ test('verify-quotes: a line range wider than its quote (FIXTURE) exits 1 and nam
   if (!havePinnedCopy(t)) return;
   const run = runCli(enhancements, '--content', tooWideFixture);
   assert.equal(run.status, 1, `expected exit 1:\n${run.stdout}${run.stderr}`);
-  assert.match(run.stdout, /^fixture-kep-5495\/fixture-too-wide-range: .*stated lines 119-155 are wider than the quote, which occupies lines 142-145; state \[142, 145\]$/m);
+  assert.match(
+    run.stdout,
+    /^fixture-kep-5495\/fixture-too-wide-range: .*stated lines 119-155 are wider than the quote, which occupies lines 142-145; state \[142, 145\]$/m,
+  );
   assert.doesNotMatch(run.stdout, /fixture-exact-range/, 'the same quote with its exact range passes');
   assert.match(run.stdout, /^2 quotes checked, 1 mismatches$/m);
 });
@@ -248,11 +288,16 @@ test('verify-quotes: content the site loader rejects exits 1 and names the file 
   try {
     mkdirSync(join(dir, 'excerpts'));
     writeFileSync(join(dir, 'sources.yaml'), readFileSync(join(mutatedFixture, 'sources.yaml')));
-    writeFileSync(join(dir, 'excerpts/fixture-kep-3866.yaml'),
-      '- id: fixture-no-lines\n  section: FIXTURE\n  quote: FIXTURE\n  answers: FIXTURE\n');
+    writeFileSync(
+      join(dir, 'excerpts/fixture-kep-3866.yaml'),
+      '- id: fixture-no-lines\n  section: FIXTURE\n  quote: FIXTURE\n  answers: FIXTURE\n',
+    );
     const run = runCli(join(root, 'tests/fixtures'), '--content', dir);
     assert.equal(run.status, 1, run.stdout + run.stderr);
-    assert.match(run.stdout, /^content: .*excerpts\/fixture-kep-3866\.yaml:1:3: row "fixture-no-lines", field "lines": /m);
+    assert.match(
+      run.stdout,
+      /^content: .*excerpts\/fixture-kep-3866\.yaml:1:3: row "fixture-no-lines", field "lines": /m,
+    );
     assert.match(run.stdout, /content invalid \(1 problem\)$/m);
   } finally {
     rmSync(dir, { recursive: true, force: true });

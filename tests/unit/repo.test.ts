@@ -17,5 +17,6 @@ test('LICENSE is the licence package.json names', () => {
 test('README is at most 150 lines, and every docs/ page it links exists', () => {
   const readme = read('README.md');
   assert.ok(readme.split('\n').length <= 150, `README.md has ${readme.split('\n').length} lines`);
-  for (const [, path] of readme.matchAll(/\]\((docs\/[^)#\s]+)/g)) assert.ok(existsSync(join(root, path!)), `${path} exists`);
+  for (const [, path] of readme.matchAll(/\]\((docs\/[^)#\s]+)/g))
+    assert.ok(existsSync(join(root, path!)), `${path} exists`);
 });

@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { plainInline, wordCount } from '../../src/lib/content/words.ts';
 
 test('plain text of inline Markdown: code spans as written, emphasis, link addresses and tags left out', () => {
-  assert.equal(plainInline('The `KUBE-SVC-*` chain, **not** _the_ [rule](/rows/x/) <br> here'), 'The KUBE-SVC-* chain, not the rule here');
+  assert.equal(
+    plainInline('The `KUBE-SVC-*` chain, **not** _the_ [rule](/rows/x/) <br> here'),
+    'The KUBE-SVC-* chain, not the rule here',
+  );
 });
 
 test('claims syntax: a citation is a small link, not words; our reading reads as its text', () => {

@@ -121,7 +121,8 @@ export const BUDGET = {
  * node_modules.
  */
 export const FLOOR_PROJECT: Readonly<Record<string, string>> = {
-  'astro.config.mjs': "import { defineConfig } from 'astro/config';\nimport mdx from '@astrojs/mdx';\n\nexport default defineConfig({ integrations: [mdx()] });\n",
+  'astro.config.mjs':
+    "import { defineConfig } from 'astro/config';\nimport mdx from '@astrojs/mdx';\n\nexport default defineConfig({ integrations: [mdx()] });\n",
   'src/pages/index.mdx': '# Floor\n\nOne page, to time what every Astro build pays.\n',
 };
 
@@ -139,7 +140,10 @@ export interface FigureMeasure {
  * Finds each figure in the built pages (figure[data-figure] holding inline <svg>s, one per lane, or an <img> of
  * figures/<id>.<hash>.svg) and sizes it; `files` are the built figures/*.svg, by file name.
  */
-export function measureFigures(pages: ReadonlyArray<{ path: string; html: string }>, files: ReadonlyMap<string, string>): FigureMeasure[] {
+export function measureFigures(
+  pages: ReadonlyArray<{ path: string; html: string }>,
+  files: ReadonlyMap<string, string>,
+): FigureMeasure[] {
   const out = new Map<string, FigureMeasure>();
   for (const [name, svg] of files) {
     const id = name.replace(/\.[0-9a-f]+\.svg$/, '');
@@ -165,11 +169,14 @@ export const figureBudget = (figures: FigureMeasure[]): BudgetResult => {
   const over = figures.filter((f) => Math.max(f.file.gzip, f.inline.gzip) > BUDGET.figureGzip);
   const largest = Math.max(0, ...figures.map((f) => Math.max(f.file.gzip, f.inline.gzip)));
   return {
-    name: 'each figure\'s drawing (gzip, standalone file and inline)',
+    name: "each figure's drawing (gzip, standalone file and inline)",
     limit: `<= ${formatBytes(BUDGET.figureGzip)} per figure`,
-    actual: figures.length === 0 ? 'no figures'
-      : over.length === 0 ? `${formatBytes(largest)} at most, ${figures.length} figure${figures.length === 1 ? '' : 's'}`
-      : over.map((f) => `${f.id} ${formatBytes(Math.max(f.file.gzip, f.inline.gzip))}`).join('; '),
+    actual:
+      figures.length === 0
+        ? 'no figures'
+        : over.length === 0
+          ? `${formatBytes(largest)} at most, ${figures.length} figure${figures.length === 1 ? '' : 's'}`
+          : over.map((f) => `${f.id} ${formatBytes(Math.max(f.file.gzip, f.inline.gzip))}`).join('; '),
     pass: figures.length > 0 && over.length === 0,
   };
 };
@@ -191,9 +198,15 @@ export interface BudgetInput {
 }
 
 /** One build's wall and CPU (user + system, its processes) milliseconds. */
-export interface BuildTimes { wall: number; cpu: number }
+export interface BuildTimes {
+  wall: number;
+  cpu: number;
+}
 /** A clean build of the site and, run just before it, one of the floor (FLOOR_PROJECT). */
-export interface BuildPair { site: BuildTimes; floor: BuildTimes }
+export interface BuildPair {
+  site: BuildTimes;
+  floor: BuildTimes;
+}
 
 /** The table's first render, gzip bytes: the HTML to the table's end, and the CSS; undefined without a table. */
 export const firstRenderGzip = (p: PageMeasure): number | undefined =>
@@ -202,27 +215,36 @@ export const firstRenderGzip = (p: PageMeasure): number | undefined =>
 /** Script on load: files downloaded plus the inline scripts carried in the HTML. */
 export const jsOnLoad = (p: PageMeasure): number => p.js.gzip + p.inlineJs.gzip;
 
-export function evaluateBudgets({ pages, tablePath, noJs, lighthouse, figures, cleanBuilds }: BudgetInput): BudgetResult[] {
+export function evaluateBudgets({
+  pages,
+  tablePath,
+  noJs,
+  lighthouse,
+  figures,
+  cleanBuilds,
+}: BudgetInput): BudgetResult[] {
   const table = pages.find((p) => p.path === tablePath);
   if (!table) throw new Error(`the table page "${tablePath}" was not measured`);
   const results: BudgetResult[] = [];
 
   const tableBytes = firstRenderGzip(table);
   results.push({
-    name: 'table page, first render: HTML to the table\'s end + CSS (gzip)',
+    name: "table page, first render: HTML to the table's end + CSS (gzip)",
     limit: `<= ${formatBytes(BUDGET.tableFirstRenderGzip)}`,
-    actual: tableBytes === undefined
-      ? 'no comparison table in the page'
-      : `${formatBytes(tableBytes)} (HTML to the table's end ${formatBytes(table.throughTable!.gzip)} + CSS ${formatBytes(table.css.gzip)}; whole page HTML ${formatBytes(table.html.gzip)})`,
+    actual:
+      tableBytes === undefined
+        ? 'no comparison table in the page'
+        : `${formatBytes(tableBytes)} (HTML to the table's end ${formatBytes(table.throughTable!.gzip)} + CSS ${formatBytes(table.css.gzip)}; whole page HTML ${formatBytes(table.html.gzip)})`,
     pass: tableBytes !== undefined && tableBytes <= BUDGET.tableFirstRenderGzip,
   });
 
   results.push({
     name: 'no JavaScript needed to read the table',
     limit: 'every row id in the HTML',
-    actual: noJs.missing.length === 0
-      ? `${noJs.expected.length} of ${noJs.expected.length} rows present with scripts off`
-      : `${noJs.missing.length} of ${noJs.expected.length} rows missing: ${noJs.missing.slice(0, 5).join(', ')}${noJs.missing.length > 5 ? ', ...' : ''}`,
+    actual:
+      noJs.missing.length === 0
+        ? `${noJs.expected.length} of ${noJs.expected.length} rows present with scripts off`
+        : `${noJs.missing.length} of ${noJs.expected.length} rows missing: ${noJs.missing.slice(0, 5).join(', ')}${noJs.missing.length > 5 ? ', ...' : ''}`,
     pass: noJs.expected.length > 0 && noJs.missing.length === 0,
   });
 
@@ -251,33 +273,46 @@ export function evaluateBudgets({ pages, tablePath, noJs, lighthouse, figures, c
   results.push({
     name: 'requests to other origins',
     limit: '0',
-    actual: foreign.length === 0 ? `0 (${pages.length} page${pages.length === 1 ? '' : 's'})` : `${foreign.length}: ${foreign.slice(0, 3).join('; ')}`,
+    actual:
+      foreign.length === 0
+        ? `0 (${pages.length} page${pages.length === 1 ? '' : 's'})`
+        : `${foreign.length}: ${foreign.slice(0, 3).join('; ')}`,
     pass: foreign.length === 0,
   });
 
   if (figures) results.push(figureBudget(figures));
   if (cleanBuilds) {
     const of = `interquartile mean of ${cleanBuilds.length} pair${cleanBuilds.length === 1 ? '' : 's'}`;
-    for (const [key, name] of [['wall', 'wall'], ['cpu', 'CPU']] as const) {
+    for (const [key, name] of [
+      ['wall', 'wall'],
+      ['cpu', 'CPU'],
+    ] as const) {
       const limit = BUDGET.cleanBuildVsFloor[key];
       const ratios = cleanBuilds.map((b) => b.site[key] / b.floor[key]);
       const ratio = (x: number) => `${x.toFixed(2)}x`;
       results.push({
         name: `clean build, ${name} time, against a bare Astro + MDX build (${of})`,
         limit: `<= ${ratio(limit)}`,
-        actual: ratios.length === 0
-          ? 'no builds'
-          : `${ratio(interquartileMean(ratios))} (pairs ${[...ratios].sort((a, b) => a - b).map(ratio).join(', ')}; site ${formatSeconds(median(cleanBuilds.map((b) => b.site[key])))}, ` +
-            `floor ${formatSeconds(median(cleanBuilds.map((b) => b.floor[key])))}, medians)`,
+        actual:
+          ratios.length === 0
+            ? 'no builds'
+            : `${ratio(interquartileMean(ratios))} (pairs ${[...ratios]
+                .sort((a, b) => a - b)
+                .map(ratio)
+                .join(', ')}; site ${formatSeconds(median(cleanBuilds.map((b) => b.site[key])))}, ` +
+              `floor ${formatSeconds(median(cleanBuilds.map((b) => b.floor[key])))}, medians)`,
         pass: ratios.length > 0 && interquartileMean(ratios) <= limit,
       });
     }
   }
 
   if (lighthouse) {
-    const low = lighthouse.flatMap((s) => LIGHTHOUSE_CATEGORIES
-      .filter(([key]) => s[key] < BUDGET.lighthouseScore)
-      .map(([key, name]) => `${s.label} ${s.preset} ${name} ${s[key]}${s.failing.length ? ` (${s.failing.join(', ')})` : ''}`));
+    const low = lighthouse.flatMap((s) =>
+      LIGHTHOUSE_CATEGORIES.filter(([key]) => s[key] < BUDGET.lighthouseScore).map(
+        ([key, name]) =>
+          `${s.label} ${s.preset} ${name} ${s[key]}${s.failing.length ? ` (${s.failing.join(', ')})` : ''}`,
+      ),
+    );
     results.push({
       name: 'Lighthouse, all four categories (median)',
       limit: `${BUDGET.lighthouseScore} on ${lighthouse.length} page/preset pairs`,
@@ -288,7 +323,10 @@ export function evaluateBudgets({ pages, tablePath, noJs, lighthouse, figures, c
     results.push({
       name: 'cumulative layout shift (Lighthouse, median)',
       limit: `${BUDGET.cls} on ${lighthouse.length} page/preset pairs`,
-      actual: shifted.length === 0 ? String(BUDGET.cls) : shifted.map((s) => `${s.label} ${s.preset} ${formatCls(s.cls)}`).join('; '),
+      actual:
+        shifted.length === 0
+          ? String(BUDGET.cls)
+          : shifted.map((s) => `${s.label} ${s.preset} ${formatCls(s.cls)}`).join('; '),
       pass: lighthouse.length > 0 && shifted.length === 0,
     });
   }
@@ -324,7 +362,10 @@ export interface LighthouseSummary extends Omit<LighthouseRun, 'failing'> {
 }
 
 export const LIGHTHOUSE_CATEGORIES = [
-  ['performance', 'Performance'], ['accessibility', 'Accessibility'], ['bestPractices', 'Best practices'], ['seo', 'SEO'],
+  ['performance', 'Performance'],
+  ['accessibility', 'Accessibility'],
+  ['bestPractices', 'Best practices'],
+  ['seo', 'SEO'],
 ] as const;
 
 /**
@@ -355,20 +396,41 @@ export function summariseLighthouse(label: string, preset: LighthousePreset, run
   if (runs.length === 0) throw new Error(`no Lighthouse runs for ${label} (${preset})`);
   const m = (key: Exclude<keyof LighthouseRun, 'failing'>) => median(runs.map((r) => r[key]));
   return {
-    label, preset, runs: runs.length,
-    performance: m('performance'), accessibility: m('accessibility'), bestPractices: m('bestPractices'), seo: m('seo'),
-    lcpMs: m('lcpMs'), tbtMs: m('tbtMs'), cls: m('cls'), benchmarkIndex: m('benchmarkIndex'),
+    label,
+    preset,
+    runs: runs.length,
+    performance: m('performance'),
+    accessibility: m('accessibility'),
+    bestPractices: m('bestPractices'),
+    seo: m('seo'),
+    lcpMs: m('lcpMs'),
+    tbtMs: m('tbtMs'),
+    cls: m('cls'),
+    benchmarkIndex: m('benchmarkIndex'),
     failing: [...new Set(runs.flatMap((r) => r.failing))].sort(),
   };
 }
 
 export const lighthouseRows = (summaries: LighthouseSummary[]): (string | number)[][] =>
   summaries.map((s) => [
-    s.label, s.preset, ...LIGHTHOUSE_CATEGORIES.map(([key]) => s[key]),
-    Math.round(s.lcpMs), Math.round(s.tbtMs), formatCls(s.cls), Math.round(s.benchmarkIndex),
+    s.label,
+    s.preset,
+    ...LIGHTHOUSE_CATEGORIES.map(([key]) => s[key]),
+    Math.round(s.lcpMs),
+    Math.round(s.tbtMs),
+    formatCls(s.cls),
+    Math.round(s.benchmarkIndex),
   ]);
 
-export const LIGHTHOUSE_HEADER = ['page', 'preset', ...LIGHTHOUSE_CATEGORIES.map(([, name]) => name), 'LCP ms', 'TBT ms', 'CLS', 'benchmark index'];
+export const LIGHTHOUSE_HEADER = [
+  'page',
+  'preset',
+  ...LIGHTHOUSE_CATEGORIES.map(([, name]) => name),
+  'LCP ms',
+  'TBT ms',
+  'CLS',
+  'benchmark index',
+];
 
 /** A layout shift score: 0, or its first two significant digits (a tiny shift is not shown as 0.000). */
 export const formatCls = (cls: number): number => (cls === 0 ? 0 : Number(cls.toPrecision(2)));
@@ -501,6 +563,9 @@ export function writeScaledContent(from: string, to: string, total: number): str
   if (total < real.length) throw new Error(`cannot scale to ${total} rows: the real table already has ${real.length}`);
   const extra = syntheticAxes(total - real.length, real);
   if (extra.length > 0)
-    writeFileSync(file, `${text.trimEnd()}\n\n# Synthetic rows appended by tools/bench.ts (never committed).\n${stringify(extra, { lineWidth: 0 })}`);
+    writeFileSync(
+      file,
+      `${text.trimEnd()}\n\n# Synthetic rows appended by tools/bench.ts (never committed).\n${stringify(extra, { lineWidth: 0 })}`,
+    );
   return [...real, ...extra].map((a) => a.id);
 }

@@ -12,7 +12,13 @@ export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 export const FULL_BROWSER = '/usr/bin/chromium';
 
 /** The flags that keep it off the network. */
-const args = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const args = [
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** For the e2e suite. */
 export const chromiumLaunchOptions = {

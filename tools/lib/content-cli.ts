@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { loadSourcesAndExcerpts } from '../../src/lib/content/load.ts';
 import { ContentError, describe } from '../../src/lib/content/errors.ts';
 
-export interface CheckArgs { folder: string; content: string }
+export interface CheckArgs {
+  folder: string;
+  content: string;
+}
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 
@@ -68,10 +71,12 @@ export async function loadOrReport(content: string, noun: string): Promise<Sourc
 }
 
 /** Reads `<folder>/<relative path>` as UTF-8, or null when the file is not there. */
-export const folderReader = (folder: string) => (relative: string): string | null => {
-  const file = join(folder, relative);
-  return existsSync(file) ? readFileSync(file, 'utf8') : null;
-};
+export const folderReader =
+  (folder: string) =>
+  (relative: string): string | null => {
+    const file = join(folder, relative);
+    return existsSync(file) ? readFileSync(file, 'utf8') : null;
+  };
 
 /**
  * Reads `<repo>/<commit>/<path>` from a folder laid out that way, or from a folder of one

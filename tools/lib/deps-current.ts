@@ -21,8 +21,10 @@ export function depsCurrent(dir: string): boolean {
   if (!want || !have) return false;
   const wanted = Object.entries(want).filter(([path]) => path.startsWith('node_modules/'));
   // Optional packages for other platforms (an esbuild or sharp binary) are locked but never installed.
-  return wanted.every(([path, p]) => have[path]?.version === p.version || (p.optional === true && !(path in have))) &&
-    Object.keys(have).every((path) => path in want);
+  return (
+    wanted.every(([path, p]) => have[path]?.version === p.version || (p.optional === true && !(path in have))) &&
+    Object.keys(have).every((path) => path in want)
+  );
 }
 
 if (import.meta.main) process.exit(depsCurrent(process.argv[2] ?? '.') ? 0 : 1);

@@ -46,7 +46,11 @@ export function checkDrift(
   const results: SourceResult[] = [];
   for (const source of content.sources) {
     const excerpts = content.excerpts.filter((e) => e.source === source.id);
-    const items: ItemResult[] = excerpts.map((excerpt) => ({ id: `${source.id}/${excerpt.id}`, excerpt, path: upstreamPath(source, excerpt) }));
+    const items: ItemResult[] = excerpts.map((excerpt) => ({
+      id: `${source.id}/${excerpt.id}`,
+      excerpt,
+      path: upstreamPath(source, excerpt),
+    }));
     const up = upstreams.get(source.repo);
     if (!up) {
       results.push({ source, items });
@@ -63,7 +67,12 @@ export function checkDrift(
     const recorded = up.date(source.commit);
     if (recorded !== undefined && source.committed !== undefined && recorded !== source.committed)
       result.dateProblem = `content says the pinned commit was made on ${source.committed}; ${up.describe} records ${recorded}`;
-    up.prefetch([source.path, ...items.map((i) => i.path)].flatMap((path) => [{ commit: source.commit, path }, { commit: target, path }]));
+    up.prefetch(
+      [source.path, ...items.map((i) => i.path)].flatMap((path) => [
+        { commit: source.commit, path },
+        { commit: target, path },
+      ]),
+    );
     const now = (path: string): { text: string | null; path: string } => {
       const text = up.read(target, path);
       if (text !== null || target === source.commit) return { text, path };
@@ -80,7 +89,13 @@ export function checkDrift(
       }
       const at = now(item.path);
       try {
-        const drift = classify({ pinned, lines: item.excerpt.lines, now: at.text, nowPath: at.path, renamed: at.path !== item.path });
+        const drift = classify({
+          pinned,
+          lines: item.excerpt.lines,
+          now: at.text,
+          nowPath: at.path,
+          renamed: at.path !== item.path,
+        });
         item.drift = drift;
         if (drift.state === 'changed' && drift.closest && at.text !== null) {
           const { quote, anchor } = item.excerpt;
@@ -96,7 +111,9 @@ export function checkDrift(
 }
 
 /** Counts of each state (and of pins that could not be read) over the checked sources. */
-export function tally(results: readonly SourceResult[]): Record<'unchanged' | 'moved' | 'changed' | 'gone' | 'error' | 'skipped', number> {
+export function tally(
+  results: readonly SourceResult[],
+): Record<'unchanged' | 'moved' | 'changed' | 'gone' | 'error' | 'skipped', number> {
   const n = { unchanged: 0, moved: 0, changed: 0, gone: 0, error: 0, skipped: 0 };
   for (const r of results)
     for (const item of r.items) {

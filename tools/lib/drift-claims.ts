@@ -27,7 +27,10 @@ export interface Claim {
   field: string;
 }
 
-export interface LoadedContent { data: ContentData; locate: Locator }
+export interface LoadedContent {
+  data: ContentData;
+  locate: Locator;
+}
 
 /** Reads and checks a content folder as loadContent does, keeping the locator; throws a ContentError. */
 export async function loadLocated(dir: string): Promise<LoadedContent> {
@@ -35,8 +38,14 @@ export async function loadLocated(dir: string): Promise<LoadedContent> {
   const all = Object.values(read) as Read<unknown>[];
   const locate = locatorFor(all.flatMap((r) => r.files));
   const data = {
-    site: read.site.entries[0]!, sources: read.sources.entries, backends: read.backends.entries, axes: read.axes.entries,
-    excerpts: read.excerpts.entries, evidence: read.evidence.entries, pages: read.pages.entries, figures: read.figures.entries,
+    site: read.site.entries[0]!,
+    sources: read.sources.entries,
+    backends: read.backends.entries,
+    axes: read.axes.entries,
+    excerpts: read.excerpts.entries,
+    evidence: read.evidence.entries,
+    pages: read.pages.entries,
+    figures: read.figures.entries,
   } satisfies ContentData;
   const readProblems = all.flatMap((r) => r.problems);
   if (!data.site) throw new ContentError(readProblems);
@@ -53,7 +62,10 @@ export function citingClaims({ data, locate }: LoadedContent): Map<string, Claim
     list.push(claim);
     claims.set(id, list);
   };
-  const place = (file: string, path: YamlPath, seek?: { text: string; nth: number }) => ({ file, ...locate(file, path, seek) });
+  const place = (file: string, path: YamlPath, seek?: { text: string; nth: number }) => ({
+    file,
+    ...locate(file, path, seek),
+  });
   /** The :cite ids of an inline Markdown field, each located at the id as written. */
   const inline = (md: string, file: string, path: YamlPath, claim: Omit<Claim, 'file'>) => {
     if (!md.includes(':cite[')) return;
@@ -70,29 +82,54 @@ export function citingClaims({ data, locate }: LoadedContent): Map<string, Claim
     for (const [column, cell] of Object.entries(axis.cells)) {
       const at = (...path: YamlPath) => [axis.index, 'cells', column, ...path];
       const cellClaim = { row: axis.id, column };
-      cell.cites.forEach((id, i) => add(id, { kind: 'cell', ...cellClaim, field: `cites[${i}]`, ...place(axis.file, at('cites', i)) }));
+      cell.cites.forEach((id, i) =>
+        add(id, { kind: 'cell', ...cellClaim, field: `cites[${i}]`, ...place(axis.file, at('cites', i)) }),
+      );
       inline(cell.short, axis.file, at('short'), { kind: 'short', ...cellClaim, field: 'short' });
       inline(cell.answer, axis.file, at('answer'), { kind: 'cell', ...cellClaim, field: 'answer' });
-      if (cell.measure) inline(cell.measure.how, axis.file, at('measure', 'how'), { kind: 'cell', ...cellClaim, field: 'measure.how' });
+      if (cell.measure)
+        inline(cell.measure.how, axis.file, at('measure', 'how'), { kind: 'cell', ...cellClaim, field: 'measure.how' });
     }
   }
   for (const page of data.pages) {
-    for (const cite of page.cites) add(cite.id, { kind: 'page', file: page.file, line: cite.line, col: cite.col, field: ':cite' });
-    for (const embed of page.embeds) add(embed.id, { kind: 'page', file: page.file, line: embed.line, col: 1, field: '<Excerpt>' });
+    for (const cite of page.cites)
+      add(cite.id, { kind: 'page', file: page.file, line: cite.line, col: cite.col, field: ':cite' });
+    for (const embed of page.embeds)
+      add(embed.id, { kind: 'page', file: page.file, line: embed.line, col: 1, field: '<Excerpt>' });
   }
   for (const figure of data.figures) {
     const items = [
-      ...(figure.stages ?? []).map((s, i) => ({ list: 'stages', i, id: s.id, lane: undefined as string | undefined, cites: s.cites })),
-      ...figure.steps.map((s, i) => ({ list: 'steps', i, id: s.id, lane: s.lane as string | undefined, cites: s.cites })),
+      ...(figure.stages ?? []).map((s, i) => ({
+        list: 'stages',
+        i,
+        id: s.id,
+        lane: undefined as string | undefined,
+        cites: s.cites,
+      })),
+      ...figure.steps.map((s, i) => ({
+        list: 'steps',
+        i,
+        id: s.id,
+        lane: s.lane as string | undefined,
+        cites: s.cites,
+      })),
     ];
     for (const { list, i, id: step, lane, cites } of items)
       (cites ?? []).forEach((id, j) =>
-        add(id, { kind: 'figure', row: step, column: lane, field: `${figure.id}: ${list}[${i}].cites[${j}]`, ...place(figure.file, [list, i, 'cites', j]) }));
+        add(id, {
+          kind: 'figure',
+          row: step,
+          column: lane,
+          field: `${figure.id}: ${list}[${i}].cites[${j}]`,
+          ...place(figure.file, [list, i, 'cites', j]),
+        }),
+      );
   }
   for (const e of data.excerpts)
     for (const key of ['quote', 'note', 'answers'] as const) {
       const md = e[key];
-      if (md !== undefined) inline(md, e.file, [e.index, key], { kind: 'excerpt', row: `${e.source}/${e.id}`, field: key });
+      if (md !== undefined)
+        inline(md, e.file, [e.index, key], { kind: 'excerpt', row: `${e.source}/${e.id}`, field: key });
     }
   return claims;
 }

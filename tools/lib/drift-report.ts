@@ -26,11 +26,16 @@ export function itemLine(r: SourceResult, item: ItemResult): string {
   if (!d) return `${item.id}: not checked`;
   const at = r.target ? ` at ${short(r.target)}` : '';
   switch (d.state) {
-    case 'unchanged': return `${item.id} (${kindOf(item)}) unchanged: ${pin}`;
-    case 'moved': return `${item.id} (${kindOf(item)}) moved: ${pin} -> ${d.path === item.path ? '' : `${d.path} `}${range(d.lines)}${at}`;
-    case 'gone': return `${item.id} (${kindOf(item)}) gone: ${item.path} is not in the copy${at}`;
+    case 'unchanged':
+      return `${item.id} (${kindOf(item)}) unchanged: ${pin}`;
+    case 'moved':
+      return `${item.id} (${kindOf(item)}) moved: ${pin} -> ${d.path === item.path ? '' : `${d.path} `}${range(d.lines)}${at}`;
+    case 'gone':
+      return `${item.id} (${kindOf(item)}) gone: ${item.path} is not in the copy${at}`;
     case 'changed': {
-      const where = d.closest ? `closest now: ${d.path === item.path ? '' : `${d.path} `}${range(d.closest)}${at}` : `nothing like it is left${at}`;
+      const where = d.closest
+        ? `closest now: ${d.path === item.path ? '' : `${d.path} `}${range(d.closest)}${at}`
+        : `nothing like it is left${at}`;
       return `${item.id} (${kindOf(item)}) changed: ${pin} at ${short(r.source.commit)}; ${where}`;
     }
   }
@@ -76,7 +81,9 @@ export function formatReport({ results, claims }: ReportInput): string[] {
       if (detail && item.drift?.state === 'changed') {
         out.push(`      ${item.drift.diff}`);
         if (item.stillThere !== undefined)
-          out.push(`      its ${item.excerpt.quote !== undefined ? 'quote' : `anchor "${item.excerpt.anchor}"`} is ${item.stillThere ? 'still' : 'no longer'} in those lines`);
+          out.push(
+            `      its ${item.excerpt.quote !== undefined ? 'quote' : `anchor "${item.excerpt.anchor}"`} is ${item.stillThere ? 'still' : 'no longer'} in those lines`,
+          );
       }
     }
   };
@@ -89,7 +96,10 @@ export function formatReport({ results, claims }: ReportInput): string[] {
     for (const { item } of all.filter(({ item }) => wanted.includes(state(item))))
       for (const claim of claims.get(item.id) ?? []) {
         const list = byKind.get(claim.kind) ?? [];
-        list.push({ claim, text: `${located(claim)}: ${claimLabel(claim)}: ${item.id} ${state(item) === 'error' ? 'not checked' : state(item)}` });
+        list.push({
+          claim,
+          text: `${located(claim)}: ${claimLabel(claim)}: ${item.id} ${state(item) === 'error' ? 'not checked' : state(item)}`,
+        });
         byKind.set(claim.kind, list);
       }
     if (byKind.size === 0) return;
@@ -98,14 +108,27 @@ export function formatReport({ results, claims }: ReportInput): string[] {
       const list = byKind.get(kind);
       if (!list) continue;
       out.push(`  ${HEADINGS[kind]}`);
-      list.sort((a, b) => a.claim.file.localeCompare(b.claim.file) || (a.claim.line ?? 0) - (b.claim.line ?? 0) || (a.claim.col ?? 0) - (b.claim.col ?? 0));
+      list.sort(
+        (a, b) =>
+          a.claim.file.localeCompare(b.claim.file) ||
+          (a.claim.line ?? 0) - (b.claim.line ?? 0) ||
+          (a.claim.col ?? 0) - (b.claim.col ?? 0),
+      );
       for (const { text } of list) out.push(`    ${text}`);
     }
   };
-  claimSection('Claims that cite a changed or gone item (or one not checked), by what cites it: read each against the new text', ['changed', 'gone', 'error']);
-  claimSection('Claims that cite a moved item, by what cites it: the same words in a new place, only the pins move', ['moved']);
+  claimSection(
+    'Claims that cite a changed or gone item (or one not checked), by what cites it: read each against the new text',
+    ['changed', 'gone', 'error'],
+  );
+  claimSection('Claims that cite a moved item, by what cites it: the same words in a new place, only the pins move', [
+    'moved',
+  ]);
   const n = tally(results);
-  out.push('', `${n.unchanged + n.moved + n.changed + n.gone + n.error} pins checked: ${n.unchanged} unchanged, ${n.moved} moved, ${n.changed} changed, ${n.gone} gone` +
-    `${n.error > 0 ? `, ${n.error} could not be checked` : ''}${n.skipped > 0 ? ` (${n.skipped} not checked: no copy of their repository)` : ''}`);
+  out.push(
+    '',
+    `${n.unchanged + n.moved + n.changed + n.gone + n.error} pins checked: ${n.unchanged} unchanged, ${n.moved} moved, ${n.changed} changed, ${n.gone} gone` +
+      `${n.error > 0 ? `, ${n.error} could not be checked` : ''}${n.skipped > 0 ? ` (${n.skipped} not checked: no copy of their repository)` : ''}`,
+  );
   return out;
 }

@@ -8,7 +8,11 @@ import { resolve } from 'node:path';
 import { isMap, isScalar, isSeq, parse, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
 import { siblingPath, type SourceResult } from './drift-check.ts';
 
-interface Edit { start: number; end: number; text: string }
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
 
 export interface UpdatePlan {
   /** Edits by absolute file path. */
@@ -20,12 +24,17 @@ export interface UpdatePlan {
 }
 
 type Ranged = Node & { range: [number, number, number] };
-const hasRange = (n: unknown): n is Ranged => typeof n === 'object' && n !== null && Array.isArray((n as { range?: unknown }).range);
+const hasRange = (n: unknown): n is Ranged =>
+  typeof n === 'object' && n !== null && Array.isArray((n as { range?: unknown }).range);
 
 /** A scalar as YAML text: plain when it reads back as the same string, else double-quoted. */
 const scalar = (value: string): string => {
   let same: boolean;
-  try { same = parse(value) === value; } catch { same = false; }
+  try {
+    same = parse(value) === value;
+  } catch {
+    same = false;
+  }
   return same && !value.includes(': ') && !value.includes(' #') ? value : JSON.stringify(value);
 };
 
@@ -42,7 +51,8 @@ class YamlEdits {
   private pair(index: number, key: string): Pair<Ranged, Ranged> | undefined {
     const entry = this.entries[index];
     if (!isMap(entry)) return undefined;
-    return (entry as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === key) as Pair<Ranged, Ranged> | undefined;
+    return (entry as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === key) as
+      Pair<Ranged, Ranged> | undefined;
   }
   /** Replaces the value of `key` (written as `text`), keeping a quoted scalar's quotes. */
   set(index: number, key: string, text: string): void {
@@ -50,7 +60,8 @@ class YamlEdits {
     if (!hasRange(value)) throw new Error(`no "${key}" in entry ${index}`);
     const old = this.text.slice(value.range[0], value.range[1]);
     const q = old[0];
-    if ((q === '"' || q === "'") && !text.startsWith(q) && !text.startsWith('[') && !text.includes(q)) text = `${q}${text}${q}`;
+    if ((q === '"' || q === "'") && !text.startsWith(q) && !text.startsWith('[') && !text.includes(q))
+      text = `${q}${text}${q}`;
     if (old !== text) this.edits.push({ start: value.range[0], end: value.range[1], text });
   }
   /** Sets `key` to a plain value, adding the line after `after` when the entry has no such key. */
@@ -87,10 +98,13 @@ export function planUpdate(results: readonly SourceResult[]): UpdatePlan {
   for (const r of results) {
     const { source, target, targetPath } = r;
     if (!r.upstream || !target) continue;
-    const count = (s: string) => r.items.filter((i) => (s === 'error' ? i.error !== undefined : i.drift?.state === s)).length;
+    const count = (s: string) =>
+      r.items.filter((i) => (s === 'error' ? i.error !== undefined : i.drift?.state === s)).length;
     const blocking = ['changed', 'gone', 'error'].map((s) => [s, count(s)] as const).filter(([, n]) => n > 0);
     if (blocking.length > 0) {
-      kept.push(`${source.id}: kept at ${source.commit.slice(0, 12)}: ${blocking.map(([s, n]) => `${n} ${s === 'error' ? 'not checkable' : s}`).join(', ')}; re-read those first, then move its pins by hand`);
+      kept.push(
+        `${source.id}: kept at ${source.commit.slice(0, 12)}: ${blocking.map(([s, n]) => `${n} ${s === 'error' ? 'not checkable' : s}`).join(', ')}; re-read those first, then move its pins by hand`,
+      );
       continue;
     }
     if (targetPath === undefined) {
@@ -132,17 +146,24 @@ export function planUpdate(results: readonly SourceResult[]): UpdatePlan {
         moved.push(item.id);
       }
     }
-    updated.push(`${source.id}: ${source.commit.slice(0, 12)} -> ${target.slice(0, 12)}${r.targetDate ? ` (${r.targetDate})` : ''}` +
-      `${targetPath !== source.path ? `, ${source.path} -> ${targetPath}` : ''}; ${moved.length} moved${moved.length > 0 ? `: ${moved.join(', ')}` : ''}`);
+    updated.push(
+      `${source.id}: ${source.commit.slice(0, 12)} -> ${target.slice(0, 12)}${r.targetDate ? ` (${r.targetDate})` : ''}` +
+        `${targetPath !== source.path ? `, ${source.path} -> ${targetPath}` : ''}; ${moved.length} moved${moved.length > 0 ? `: ${moved.join(', ')}` : ''}`,
+    );
   }
-  return { edits: new Map([...files].filter(([, f]) => f.edits.length > 0).map(([abs, f]) => [abs, f.edits])), updated, kept };
+  return {
+    edits: new Map([...files].filter(([, f]) => f.edits.length > 0).map(([abs, f]) => [abs, f.edits])),
+    updated,
+    kept,
+  };
 }
 
 /** Applies a plan's edits; returns the files written. */
 export function applyUpdate(plan: UpdatePlan): string[] {
   for (const [abs, edits] of plan.edits) {
     let text = readFileSync(abs, 'utf8');
-    for (const e of [...edits].sort((x, y) => y.start - x.start)) text = text.slice(0, e.start) + e.text + text.slice(e.end);
+    for (const e of [...edits].sort((x, y) => y.start - x.start))
+      text = text.slice(0, e.start) + e.text + text.slice(e.end);
     writeFileSync(abs, text);
   }
   return [...plan.edits.keys()];

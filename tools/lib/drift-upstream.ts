@@ -32,7 +32,8 @@ export class UpstreamError extends Error {}
 
 const SHA = /^[0-9a-f]{40}$/;
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
-const readOrNull = (file: string): string | null => (existsSync(file) && statSync(file).isFile() ? readFileSync(file, 'utf8') : null);
+const readOrNull = (file: string): string | null =>
+  existsSync(file) && statSync(file).isFile() ? readFileSync(file, 'utf8') : null;
 
 function git(dir: string, args: string[], input?: string): Buffer {
   return execFileSync('git', ['-C', dir, ...args], { input, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -41,7 +42,9 @@ function git(dir: string, args: string[], input?: string): Buffer {
 function gitUpstream(dir: string, at: string): Upstream {
   let target: string;
   try {
-    target = git(dir, ['rev-parse', '--verify', '--quiet', `${at}^{commit}`]).toString().trim();
+    target = git(dir, ['rev-parse', '--verify', '--quiet', `${at}^{commit}`])
+      .toString()
+      .trim();
   } catch {
     throw new UpstreamError(`${dir}: no commit "${at}" in this git repository`);
   }
@@ -53,7 +56,11 @@ function gitUpstream(dir: string, at: string): Upstream {
   const hasCommit = (commit: string) => {
     if (!commits.has(commit)) {
       let ok = true;
-      try { git(dir, ['cat-file', '-e', `${commit}^{commit}`]); } catch { ok = false; }
+      try {
+        git(dir, ['cat-file', '-e', `${commit}^{commit}`]);
+      } catch {
+        ok = false;
+      }
       commits.set(commit, ok);
     }
     return commits.get(commit)!;
@@ -69,7 +76,10 @@ function gitUpstream(dir: string, at: string): Upstream {
       const header = out.subarray(at, eol).toString();
       at = eol + 1;
       const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
-      if (!m) { blobs.set(k, null); continue; } // "<k> missing" (or ambiguous)
+      if (!m) {
+        blobs.set(k, null);
+        continue;
+      } // "<k> missing" (or ambiguous)
       const size = Number(m[2]);
       blobs.set(k, m[1] === 'blob' ? out.subarray(at, at + size).toString('utf8') : null);
       at += size + 1;
@@ -96,7 +106,13 @@ function gitUpstream(dir: string, at: string): Upstream {
     date(commit) {
       if (!dates.has(commit)) {
         let date: string | undefined;
-        try { date = new Date(git(dir, ['show', '-s', '--format=%cI', commit]).toString().trim()).toISOString().slice(0, 10); } catch { date = undefined; }
+        try {
+          date = new Date(git(dir, ['show', '-s', '--format=%cI', commit]).toString().trim())
+            .toISOString()
+            .slice(0, 10);
+        } catch {
+          date = undefined;
+        }
         dates.set(commit, date);
       }
       return dates.get(commit);
@@ -141,12 +157,17 @@ function commitFoldersUpstream(dir: string, at: string | undefined): Upstream {
   let fixed: string | undefined;
   if (at !== undefined && at !== 'HEAD') {
     const matches = folders.filter((f) => f.startsWith(at));
-    if (matches.length !== 1) throw new UpstreamError(`${dir}: ${matches.length === 0 ? 'no' : 'more than one'} folder <commit>/ for --at ${at}`);
+    if (matches.length !== 1)
+      throw new UpstreamError(
+        `${dir}: ${matches.length === 0 ? 'no' : 'more than one'} folder <commit>/ for --at ${at}`,
+      );
     fixed = matches[0];
   }
   const hasCommit = (c: string) => folders.includes(c);
   return {
-    describe: fixed ? `commit folders ${dir}, at ${fixed.slice(0, 12)}` : `commit folders ${dir} (each pin against its own commit's folder)`,
+    describe: fixed
+      ? `commit folders ${dir}, at ${fixed.slice(0, 12)}`
+      : `commit folders ${dir} (each pin against its own commit's folder)`,
     // Without --at there is no "newest": each pin is read against the copy at its own commit.
     target: (pinned) => fixed ?? pinned,
     hasCommit,
@@ -160,7 +181,11 @@ function commitFoldersUpstream(dir: string, at: string | undefined): Upstream {
 /** Whether `dir` is itself a git repository: a work tree's top folder, or a bare repository. */
 function isRepository(dir: string): boolean {
   const ask = (...args: string[]) => {
-    try { return git(dir, args).toString().trim(); } catch { return undefined; }
+    try {
+      return git(dir, args).toString().trim();
+    } catch {
+      return undefined;
+    }
   };
   if (ask('rev-parse', '--is-bare-repository') === 'true') return true;
   const top = ask('rev-parse', '--show-toplevel');
@@ -174,5 +199,7 @@ export function openUpstream(dir: string, at?: string): Upstream {
   if (isRepository(dir)) return gitUpstream(dir, at ?? 'HEAD');
   if (readdirSync(dir).some((f) => SHA.test(f) && isDir(join(dir, f)))) return commitFoldersUpstream(dir, at);
   if (existsSync(join(dir, 'SOURCE.md'))) return snapshotUpstream(dir, at);
-  throw new UpstreamError(`${dir}: not a git repository, a snapshot with SOURCE.md, or a folder of <commit>/<path> copies`);
+  throw new UpstreamError(
+    `${dir}: not a git repository, a snapshot with SOURCE.md, or a folder of <commit>/<path> copies`,
+  );
 }

@@ -25,7 +25,11 @@ export type Drift =
  * -1 when the diff removes it; plus, for each line of `before`, the line of `after` where its
  * removal left a gap (the next kept or added line), so a changed range can be followed.
  */
-export interface LineMap { kept: number[]; at: number[]; added: Array<{ oldAt: number; from: number; to: number }> }
+export interface LineMap {
+  kept: number[];
+  at: number[];
+  added: Array<{ oldAt: number; from: number; to: number }>;
+}
 
 export function lineMap(before: readonly string[], after: readonly string[]): LineMap {
   const kept: number[] = [];
@@ -39,10 +43,16 @@ export function lineMap(before: readonly string[], after: readonly string[]): Li
       added.push({ oldAt: o, from: n, to: n + count - 1 });
       n += count;
     } else if (part.removed) {
-      for (let i = 0; i < count; i++) { kept.push(-1); at.push(n); }
+      for (let i = 0; i < count; i++) {
+        kept.push(-1);
+        at.push(n);
+      }
       o += count;
     } else {
-      for (let i = 0; i < count; i++) { kept.push(n + i); at.push(n + i); }
+      for (let i = 0; i < count; i++) {
+        kept.push(n + i);
+        at.push(n + i);
+      }
       o += count;
       n += count;
     }
@@ -56,7 +66,8 @@ const sameAt = (file: readonly string[], start: number, block: readonly string[]
 /** Every 0-based start where `block` occurs in `file`. */
 export function occurrences(file: readonly string[], block: readonly string[]): number[] {
   const found: number[] = [];
-  for (let i = 0; i + block.length <= file.length; i++) if (file[i] === block[0] && sameAt(file, i, block)) found.push(i);
+  for (let i = 0; i + block.length <= file.length; i++)
+    if (file[i] === block[0] && sameAt(file, i, block)) found.push(i);
   return found;
 }
 
@@ -72,7 +83,10 @@ export function similarity(a: string, b: string): number {
   let common = 0;
   for (const w of wb) {
     const c = count.get(w) ?? 0;
-    if (c > 0) { common++; count.set(w, c - 1); }
+    if (c > 0) {
+      common++;
+      count.set(w, c - 1);
+    }
   }
   return (2 * common) / (wa.length + wb.length);
 }
@@ -102,7 +116,10 @@ export function likestWindow(file: readonly string[], size: number, text: string
   let score = 0;
   for (let i = 0; i + size <= file.length; i++) {
     const s = similarity(text, file.slice(i, i + size).join('\n'));
-    if (s > score) { score = s; best = i; }
+    if (s > score) {
+      score = s;
+      best = i;
+    }
   }
   return best;
 }
@@ -154,11 +171,13 @@ export interface DriftInput {
 export function classify({ pinned, lines, now, nowPath, renamed }: DriftInput): Drift {
   const before = splitLines(pinned);
   const [a, b] = lines;
-  if (a < 1 || b < a || b > before.length) throw new Error(`lines ${a}-${b} are not in the file at the pinned commit (${before.length} lines)`);
+  if (a < 1 || b < a || b > before.length)
+    throw new Error(`lines ${a}-${b} are not in the file at the pinned commit (${before.length} lines)`);
   if (now === null) return { state: 'gone' };
   const after = splitLines(now);
   const block = before.slice(a - 1, b);
-  if (sameAt(after, a - 1, block)) return renamed ? { state: 'moved', lines, path: nowPath } : { state: 'unchanged', lines };
+  if (sameAt(after, a - 1, block))
+    return renamed ? { state: 'moved', lines, path: nowPath } : { state: 'unchanged', lines };
   const map = lineMap(before, after);
   const target = map.at[a - 1] ?? after.length;
   const found = occurrences(after, block);
@@ -171,9 +190,15 @@ export function classify({ pinned, lines, now, nowPath, renamed }: DriftInput): 
   const window = likestWindow(after, block.length, text);
   if (window !== undefined) {
     const followed = closest ? similarity(text, after.slice(closest[0], closest[1] + 1).join('\n')) : 0;
-    if (similarity(text, after.slice(window, window + block.length).join('\n')) > followed) closest = [window, window + block.length - 1];
+    if (similarity(text, after.slice(window, window + block.length).join('\n')) > followed)
+      closest = [window, window + block.length - 1];
   }
   if (!closest) return { state: 'changed', path: nowPath, diff: `[-${words(text).join(' ')}-]` };
   const diff = wordDiff(text, after.slice(closest[0], closest[1] + 1).join('\n'));
-  return { state: 'changed', path: nowPath, closest: [closest[0] + 1, closest[1] + 1], diff: diff || '(whitespace only)' };
+  return {
+    state: 'changed',
+    path: nowPath,
+    closest: [closest[0] + 1, closest[1] + 1],
+    diff: diff || '(whitespace only)',
+  };
 }

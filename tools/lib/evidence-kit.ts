@@ -23,17 +23,23 @@ import { evidenceSchema, type Evidence } from '../../src/lib/content/schemas.ts'
 import { readOutput, sha256 } from '../../src/lib/content/evidence/index.ts';
 import type { YamlFile } from '../../src/lib/content/yaml.ts';
 
-interface Env { values: Map<string, string>; lines: Map<string, number>; file: string }
+interface Env {
+  values: Map<string, string>;
+  lines: Map<string, number>;
+  file: string;
+}
 
 function readEnv(abs: string): Env {
   const values = new Map<string, string>();
   const lines = new Map<string, number>();
-  readFileSync(abs, 'utf8').split('\n').forEach((line, i) => {
-    const eq = line.indexOf('=');
-    if (eq <= 0) return;
-    values.set(line.slice(0, eq), line.slice(eq + 1));
-    lines.set(line.slice(0, eq), i + 1);
-  });
+  readFileSync(abs, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const eq = line.indexOf('=');
+      if (eq <= 0) return;
+      values.set(line.slice(0, eq), line.slice(eq + 1));
+      lines.set(line.slice(0, eq), i + 1);
+    });
   return { values, lines, file: displayPath(abs) };
 }
 
@@ -58,50 +64,95 @@ export interface Capture {
 export function readCapture(dir: string, problems: Problem[]): Capture | undefined {
   const shown = displayPath(dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    problems.push({ file: shown, problem: 'no such capture folder (the folder tools/capture/kube-proxy-evidence.sh wrote)' });
+    problems.push({
+      file: shown,
+      problem: 'no such capture folder (the folder tools/capture/kube-proxy-evidence.sh wrote)',
+    });
     return undefined;
   }
   const sumsFile = join(dir, 'SHA256SUMS');
   if (!existsSync(sumsFile)) {
-    problems.push({ file: displayPath(sumsFile), problem: 'missing: a capture records a sha256 of each file; capture again with tools/capture/kube-proxy-evidence.sh' });
+    problems.push({
+      file: displayPath(sumsFile),
+      problem:
+        'missing: a capture records a sha256 of each file; capture again with tools/capture/kube-proxy-evidence.sh',
+    });
     return undefined;
   }
   // Every recorded checksum must still hold; each file the kit reads must have one.
   const sums = new Map<string, { hash: string; line: number }>();
-  readFileSync(sumsFile, 'utf8').split('\n').forEach((line, i) => {
-    const m = /^([0-9a-f]{64}) [ *](?:\.\/)?(.+)$/.exec(line);
-    if (m) sums.set(m[2]!, { hash: m[1]!, line: i + 1 });
-  });
+  readFileSync(sumsFile, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const m = /^([0-9a-f]{64}) [ *](?:\.\/)?(.+)$/.exec(line);
+      if (m) sums.set(m[2]!, { hash: m[1]!, line: i + 1 });
+    });
   const sumsShown = displayPath(sumsFile);
   for (const [name, { hash, line }] of sums) {
     const abs = join(dir, name);
     if (!existsSync(abs)) {
-      problems.push({ file: sumsShown, line, col: 1, field: name, problem: `${name} is listed but missing from the capture` });
+      problems.push({
+        file: sumsShown,
+        line,
+        col: 1,
+        field: name,
+        problem: `${name} is listed but missing from the capture`,
+      });
       continue;
     }
     const actual = createHash('sha256').update(readFileSync(abs)).digest('hex');
     if (actual !== hash)
-      problems.push({ file: sumsShown, line, col: 66, field: name,
-        problem: `${name} was edited after capture: its sha256 is ${actual}, the capture recorded ${hash}; evidence is what the node printed, unedited (capture again)` });
+      problems.push({
+        file: sumsShown,
+        line,
+        col: 66,
+        field: name,
+        problem: `${name} was edited after capture: its sha256 is ${actual}, the capture recorded ${hash}; evidence is what the node printed, unedited (capture again)`,
+      });
   }
   const needSum = (name: string) => {
-    if (!sums.has(name)) problems.push({ file: sumsShown, line: 1, col: 1, field: name, problem: `${name} has no recorded checksum; capture again` });
+    if (!sums.has(name))
+      problems.push({
+        file: sumsShown,
+        line: 1,
+        col: 1,
+        field: name,
+        problem: `${name} has no recorded checksum; capture again`,
+      });
   };
   const envFile = join(dir, 'capture.env');
   if (!existsSync(envFile)) {
-    problems.push({ file: displayPath(envFile), problem: 'missing: the capture script writes it (date, kernel, kube-proxy version and mode)' });
+    problems.push({
+      file: displayPath(envFile),
+      problem: 'missing: the capture script writes it (date, kernel, kube-proxy version and mode)',
+    });
     return undefined;
   }
   needSum('capture.env');
   const env = readEnv(envFile);
   for (const key of ['format', 'captured_at', 'kernel', 'kube_proxy_version', 'version_from', 'mode', 'mode_from'])
     if (!env.values.get(key))
-      problems.push({ file: env.file, line: env.lines.get(key) ?? 1, col: 1, field: key, problem: `${key}= is ${env.values.has(key) ? 'empty' : 'missing'}; capture again` });
+      problems.push({
+        file: env.file,
+        line: env.lines.get(key) ?? 1,
+        col: 1,
+        field: key,
+        problem: `${key}= is ${env.values.has(key) ? 'empty' : 'missing'}; capture again`,
+      });
   if (env.values.get('format') !== undefined && env.values.get('format') !== '1')
-    problems.push({ file: env.file, line: env.lines.get('format') ?? 1, col: 1, field: 'format', problem: 'unknown capture format (this kit reads format=1)' });
+    problems.push({
+      file: env.file,
+      line: env.lines.get('format') ?? 1,
+      col: 1,
+      field: 'format',
+      problem: 'unknown capture format (this kit reads format=1)',
+    });
 
   const cells: CaptureCell[] = [];
-  const dirs = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const dirs = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   for (const name of dirs) {
     const cellDir = join(dir, name);
     const missing = ['cell', 'command', 'output'].filter((f) => !existsSync(join(cellDir, f)));
@@ -115,16 +166,37 @@ export function readCapture(dir: string, problems: Problem[]): Capture | undefin
     const axis = cellEnv.values.get('axis') ?? '';
     const backend = cellEnv.values.get('backend') ?? '';
     if (!Number.isInteger(exercise) || !axis || !backend) {
-      problems.push({ file: cellEnv.file, line: 1, col: 1, problem: 'needs exercise=, axis= and backend=; capture again' });
+      problems.push({
+        file: cellEnv.file,
+        line: 1,
+        col: 1,
+        problem: 'needs exercise=, axis= and backend=; capture again',
+      });
       continue;
     }
     const raw = readFileSync(join(cellDir, 'output'));
     const output = raw.toString('utf8');
     if (!Buffer.from(output, 'utf8').equals(raw))
-      problems.push({ file: displayPath(join(cellDir, 'output')), line: 1, col: 1, field: 'output', problem: 'the output is not valid UTF-8 text, so it cannot be kept byte for byte in an evidence file' });
-    cells.push({ dir: cellDir, exercise, axis, backend, command: readFileSync(join(cellDir, 'command'), 'utf8'), output, outputSha256: sha256(output), cellEnv });
+      problems.push({
+        file: displayPath(join(cellDir, 'output')),
+        line: 1,
+        col: 1,
+        field: 'output',
+        problem: 'the output is not valid UTF-8 text, so it cannot be kept byte for byte in an evidence file',
+      });
+    cells.push({
+      dir: cellDir,
+      exercise,
+      axis,
+      backend,
+      command: readFileSync(join(cellDir, 'command'), 'utf8'),
+      output,
+      outputSha256: sha256(output),
+      cellEnv,
+    });
   }
-  if (cells.length === 0 && problems.length === 0) problems.push({ file: shown, problem: 'the capture holds no cell (no ex<N>-<mode>/ folder)' });
+  if (cells.length === 0 && problems.length === 0)
+    problems.push({ file: shown, problem: 'the capture holds no cell (no ex<N>-<mode>/ folder)' });
   return { dir, env, cells };
 }
 
@@ -168,63 +240,142 @@ export function setMeasureEvidence(text: string, axisIndex: number, backend: str
   return next;
 }
 
-export interface Added { id: string; file: string; axis: string; backend: string; axesAt: string }
+export interface Added {
+  id: string;
+  file: string;
+  axis: string;
+  backend: string;
+  axesAt: string;
+}
 
-interface Plan { cell: CaptureCell; id: string; abs: string; evidence: Evidence; axis: AxisEntry }
+interface Plan {
+  cell: CaptureCell;
+  id: string;
+  abs: string;
+  evidence: Evidence;
+  axis: AxisEntry;
+}
 
 /** Everything a capture needs to back its cells; problems located in the content or the capture. */
-function plan(capture: Capture, content: string, backends: BackendEntry[], axes: AxisEntry[], axesYaml: YamlFile, problems: Problem[]): Plan[] {
+function plan(
+  capture: Capture,
+  content: string,
+  backends: BackendEntry[],
+  axes: AxisEntry[],
+  axesYaml: YamlFile,
+  problems: Problem[],
+): Plan[] {
   const plans: Plan[] = [];
   const env = capture.env.values;
   const mode = env.get('mode') ?? '';
   const axesFile = axesYaml.file;
   for (const cell of capture.cells) {
-    const cellAt = (line: number, field: string) => ({ file: cell.cellEnv.file, line, col: 1, row: cell.axis, column: cell.backend, field });
+    const cellAt = (line: number, field: string) => ({
+      file: cell.cellEnv.file,
+      line,
+      col: 1,
+      row: cell.axis,
+      column: cell.backend,
+      field,
+    });
     const axis = axes.find((a) => a.id === cell.axis);
     if (!axis) {
-      problems.push({ ...cellAt(cell.cellEnv.lines.get('axis') ?? 1, 'axis'), problem: `no row "${cell.axis}" in ${PATHS.axes} (rows: ${axes.map((a) => a.id).join(', ')})` });
+      problems.push({
+        ...cellAt(cell.cellEnv.lines.get('axis') ?? 1, 'axis'),
+        problem: `no row "${cell.axis}" in ${PATHS.axes} (rows: ${axes.map((a) => a.id).join(', ')})`,
+      });
       continue;
     }
     const where = (...field: string[]) => ({
-      file: axesFile, ...axesYaml.at([axis.index, 'cells', cell.backend, ...field]), row: axis.id, column: cell.backend, field: field.join('.') || 'cells',
+      file: axesFile,
+      ...axesYaml.at([axis.index, 'cells', cell.backend, ...field]),
+      row: axis.id,
+      column: cell.backend,
+      field: field.join('.') || 'cells',
     });
     const backend = backends.find((b) => b.id === cell.backend);
     const target = axis.cells[cell.backend];
     if (!backend || !target) {
-      problems.push({ ...where(), problem: `no column "${cell.backend}" in this row (columns: ${Object.keys(axis.cells).join(', ')})` });
+      problems.push({
+        ...where(),
+        problem: `no column "${cell.backend}" in this row (columns: ${Object.keys(axis.cells).join(', ')})`,
+      });
       continue;
     }
     if (!backend.run) {
-      problems.push({ ...where('measure'), problem: `column "${backend.id}" was not run in this phase (${PATHS.backends}: run: false); its cells are cited, never measured` });
+      problems.push({
+        ...where('measure'),
+        problem: `column "${backend.id}" was not run in this phase (${PATHS.backends}: run: false); its cells are cited, never measured`,
+      });
       continue;
     }
     if (mode !== cell.backend)
-      problems.push({ ...where('measure'),
-        problem: `the capture was taken with kube-proxy in mode "${mode}" (${capture.env.file}:${capture.env.lines.get('mode') ?? 1}), but this is the "${cell.backend}" column: capture on a node in ${cell.backend} mode` });
+      problems.push({
+        ...where('measure'),
+        problem: `the capture was taken with kube-proxy in mode "${mode}" (${capture.env.file}:${capture.env.lines.get('mode') ?? 1}), but this is the "${cell.backend}" column: capture on a node in ${cell.backend} mode`,
+      });
     if (!target.measure)
-      problems.push({ ...where(), problem: `this cell is cited, not measured: exercise ${cell.exercise} does not measure it` });
+      problems.push({
+        ...where(),
+        problem: `this cell is cited, not measured: exercise ${cell.exercise} does not measure it`,
+      });
     else if (target.measure.exercise !== cell.exercise)
-      problems.push({ ...where('measure', 'exercise'), problem: `exercise ${cell.exercise} does not measure this cell; exercise ${target.measure.exercise} does` });
+      problems.push({
+        ...where('measure', 'exercise'),
+        problem: `exercise ${cell.exercise} does not measure this cell; exercise ${target.measure.exercise} does`,
+      });
     else if (target.measure.evidence !== undefined)
-      problems.push({ ...where('measure', 'evidence'), problem: `this cell already has evidence "${target.measure.evidence}"; remove it first to replace it` });
+      problems.push({
+        ...where('measure', 'evidence'),
+        problem: `this cell already has evidence "${target.measure.evidence}"; remove it first to replace it`,
+      });
     const { problem, line } = readOutput(cell.exercise, cell.backend, cell.output);
-    if (problem) problems.push({ file: displayPath(join(cell.dir, 'output')), line: line ?? 1, col: 1, row: cell.axis, column: cell.backend, field: 'output', problem });
+    if (problem)
+      problems.push({
+        file: displayPath(join(cell.dir, 'output')),
+        line: line ?? 1,
+        col: 1,
+        row: cell.axis,
+        column: cell.backend,
+        field: 'output',
+        problem,
+      });
 
     const capturedAt = env.get('captured_at') ?? '';
     const id = `ex${cell.exercise}-${cell.backend}-${capturedAt.slice(0, 10)}`;
     const abs = join(content, PATHS.evidence, `${id}.yaml`);
-    if (existsSync(abs)) problems.push({ file: displayPath(abs), problem: `evidence "${id}" exists already; remove it first to replace it` });
+    if (existsSync(abs))
+      problems.push({
+        file: displayPath(abs),
+        problem: `evidence "${id}" exists already; remove it first to replace it`,
+      });
     const data = {
-      exercise: cell.exercise, axis: cell.axis, backend: cell.backend,
-      captured: capturedAt.slice(0, 10), capturedAt,
-      kubernetes: env.get('kube_proxy_version'), versionFrom: env.get('version_from'),
-      kernel: env.get('kernel'), mode, modeFrom: env.get('mode_from'),
-      command: cell.command, output: cell.output, sha256: cell.outputSha256,
+      exercise: cell.exercise,
+      axis: cell.axis,
+      backend: cell.backend,
+      captured: capturedAt.slice(0, 10),
+      capturedAt,
+      kubernetes: env.get('kube_proxy_version'),
+      versionFrom: env.get('version_from'),
+      kernel: env.get('kernel'),
+      mode,
+      modeFrom: env.get('mode_from'),
+      command: cell.command,
+      output: cell.output,
+      sha256: cell.outputSha256,
     };
     const parsed = evidenceSchema.safeParse(data);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
-        problems.push({ file: capture.env.file, line: 1, col: 1, row: cell.axis, column: cell.backend, field: issue.path.join('.'), problem: `${issue.message} (from the capture)` });
+        problems.push({
+          file: capture.env.file,
+          line: 1,
+          col: 1,
+          row: cell.axis,
+          column: cell.backend,
+          field: issue.path.join('.'),
+          problem: `${issue.message} (from the capture)`,
+        });
       continue;
     }
     plans.push({ cell, id, abs, evidence: parsed.data, axis });
@@ -241,7 +392,8 @@ const HEADER = (id: string) =>
 export function evidenceYaml(id: string, ev: Evidence): string {
   const text = HEADER(id) + stringify(ev, { lineWidth: 0, blockQuote: 'literal' });
   const back = parseDocument(text).toJS() as Evidence;
-  if (back.output !== ev.output || back.command !== ev.command) throw new Error(`evidence ${id}: the YAML does not keep the output byte for byte`);
+  if (back.output !== ev.output || back.command !== ev.command)
+    throw new Error(`evidence ${id}: the YAML does not keep the output byte for byte`);
   return text;
 }
 
@@ -249,7 +401,10 @@ export function evidenceYaml(id: string, ev: Evidence): string {
 export async function addCapture(captureDir: string, content: string): Promise<Added[]> {
   const problems: Problem[] = [];
   const capture = readCapture(captureDir, problems);
-  const [backends, axes] = await Promise.all([readCollection('backends', content, plainRender), readCollection('axes', content, plainRender)]);
+  const [backends, axes] = await Promise.all([
+    readCollection('backends', content, plainRender),
+    readCollection('axes', content, plainRender),
+  ]);
   problems.push(...backends.problems, ...axes.problems);
   const axesYaml = axes.files[0];
   if (!capture || !axesYaml || problems.length > 0) throw new ContentError(problems);
@@ -276,6 +431,12 @@ export async function addCapture(captureDir: string, content: string): Promise<A
   const after = (await readCollection('axes', content, plainRender)).files[0]!;
   return plans.map((p) => {
     const pos = after.at([p.axis.index, 'cells', p.cell.backend, 'measure', 'evidence']);
-    return { id: p.id, file: displayPath(p.abs), axis: p.axis.id, backend: p.cell.backend, axesAt: `${after.file}:${pos.line}:${pos.col}` };
+    return {
+      id: p.id,
+      file: displayPath(p.abs),
+      axis: p.axis.id,
+      backend: p.cell.backend,
+      axesAt: `${after.file}:${pos.line}:${pos.col}`,
+    };
   });
 }

@@ -151,13 +151,27 @@ export function quoteCut(
   } else {
     // Extend to the whole paragraph or list item: back to a blank line or a block's first line.
     let first = a;
-    while (first > 1 && !BLOCK_START.test(fileLines[first - 1] ?? '') && (fileLines[first - 2] ?? '').trim() !== '' && !LABEL_LINE.test(fileLines[first - 2] ?? '')) first--;
+    while (
+      first > 1 &&
+      !BLOCK_START.test(fileLines[first - 1] ?? '') &&
+      (fileLines[first - 2] ?? '').trim() !== '' &&
+      !LABEL_LINE.test(fileLines[first - 2] ?? '')
+    )
+      first--;
     let last = b;
-    while (last < fileLines.length && (fileLines[last] ?? '').trim() !== '' && !BLOCK_START.test(fileLines[last] ?? '')) last++;
-    const lead = normaliseWhitespace(`${fileLines.slice(first - 1, a - 1).join('\n')} ${before}`).replace(LEADING_MARKUP, '');
+    while (last < fileLines.length && (fileLines[last] ?? '').trim() !== '' && !BLOCK_START.test(fileLines[last] ?? ''))
+      last++;
+    const lead = normaliseWhitespace(`${fileLines.slice(first - 1, a - 1).join('\n')} ${before}`).replace(
+      LEADING_MARKUP,
+      '',
+    );
     const tail = normaliseWhitespace(`${after} ${fileLines.slice(b, last).join('\n')}`);
     cutStart = lead !== '' ? !SENTENCE_END.test(lead) : continuesAfterCode(fileLines, first);
-    cutEnd = tail !== '' ? !SENTENCE_END.test(wanted) : !SENTENCE_END_IN_LINE.test(wanted) && continuesAfterCode(fileLines, afterCode(fileLines, nextBlock(fileLines, last)));
+    cutEnd =
+      tail !== ''
+        ? !SENTENCE_END.test(wanted)
+        : !SENTENCE_END_IN_LINE.test(wanted) &&
+          continuesAfterCode(fileLines, afterCode(fileLines, nextBlock(fileLines, last)));
   }
   return cutStart && cutEnd ? 'both' : cutStart ? 'start' : cutEnd ? 'end' : undefined;
 }
@@ -165,8 +179,19 @@ export function quoteCut(
 /** The repository whose pinned copy quotes are checked against. */
 export const QUOTED_REPO = 'kubernetes/enhancements';
 
-interface QuoteSource { id: string; repo: string; path: string }
-interface QuoteExcerpt { id: string; source: string; lines: [number, number]; path?: string; quote?: string; cut?: QuoteCut }
+interface QuoteSource {
+  id: string;
+  repo: string;
+  path: string;
+}
+interface QuoteExcerpt {
+  id: string;
+  source: string;
+  lines: [number, number];
+  path?: string;
+  quote?: string;
+  cut?: QuoteCut;
+}
 
 export interface QuoteReport {
   /** Quotes compared with their file. */
@@ -213,7 +238,10 @@ export function verifyQuotes(
     const cut = quoteCut(e.quote, text, e.lines, { lineOriented: /\.ya?ml$/.test(file) });
     if (cut !== e.cut) {
       const said = e.cut === undefined ? 'no cut' : `cut: ${e.cut}`;
-      const is = cut === undefined ? 'the quote starts and ends where a sentence does (a whole line in YAML or code), so drop cut' : `the quote breaks off mid-sentence, so state cut: ${cut}`;
+      const is =
+        cut === undefined
+          ? 'the quote starts and ends where a sentence does (a whole line in YAML or code), so drop cut'
+          : `the quote breaks off mid-sentence, so state cut: ${cut}`;
       problems.push(`${id}: ${file}: excerpt says ${said}, but ${is}`);
     }
   }

@@ -15,7 +15,9 @@ export interface Served {
 
 export async function serve(dir: string, base: string): Promise<Served> {
   const child = spawn(process.execPath, [join(root, 'tools/lib/static-server.ts'), '0'], {
-    cwd: root, env: { ...process.env, SERVE_DIR: dir, SITE_BASE: base }, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root,
+    env: { ...process.env, SERVE_DIR: dir, SITE_BASE: base },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<string>((done, fail) => {
     let out = '';

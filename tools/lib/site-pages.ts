@@ -34,7 +34,8 @@ export const builtPagesIn = (dir: string): string[] => builtHtmlFiles(dir).map(s
 /** Every page in dist/ (builtPagesIn), failing with what to do when there is no build. */
 export function builtPages(): string[] {
   const pages = existsSync(dist) ? builtPagesIn(dist) : [];
-  if (pages.length === 0) throw new Error(`${dist} holds no pages: build before the e2e suite (npm run test:e2e builds both bases)`);
+  if (pages.length === 0)
+    throw new Error(`${dist} holds no pages: build before the e2e suite (npm run test:e2e builds both bases)`);
   return pages;
 }
 
@@ -81,7 +82,9 @@ export async function recordCspViolations(page: Page): Promise<() => Promise<str
   await page.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
-      window.__cspViolations!.push(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || e.documentURI}:${e.lineNumber}`);
+      window.__cspViolations!.push(
+        `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || e.documentURI}:${e.lineNumber}`,
+      );
     });
   });
   return () => page.evaluate(() => window.__cspViolations ?? ['(listener missing)']);

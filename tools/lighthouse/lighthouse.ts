@@ -4,7 +4,12 @@
 import { FULL_BROWSER } from '../lib/chromium.ts';
 import lighthouse, { desktopConfig, type Config } from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { summariseLighthouse, type LighthousePreset, type LighthouseRun, type LighthouseSummary } from '../lib/bench.ts';
+import {
+  summariseLighthouse,
+  type LighthousePreset,
+  type LighthouseRun,
+  type LighthouseSummary,
+} from '../lib/bench.ts';
 
 const PRESETS: Record<LighthousePreset, Config | undefined> = {
   mobile: undefined, // Lighthouse's default: a mid-range phone, simulated slow 4G and 4x CPU slowdown
@@ -25,7 +30,9 @@ async function attempt(url: string, config: Config | undefined, port: number, lo
 
 /** Runs Lighthouse `runs` times on each URL with each preset; medians per URL and preset. */
 export async function runLighthouse(
-  urls: { label: string; url: string }[], runs: number, log: (msg: string) => void,
+  urls: { label: string; url: string }[],
+  runs: number,
+  log: (msg: string) => void,
 ): Promise<LighthouseSummary[]> {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? FULL_BROWSER,
@@ -44,12 +51,24 @@ export async function runLighthouse(
           const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
           const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
           results.push({
-            performance: score('performance'), accessibility: score('accessibility'),
-            bestPractices: score('best-practices'), seo: score('seo'),
-            lcpMs: value('largest-contentful-paint'), tbtMs: value('total-blocking-time'), cls: value('cumulative-layout-shift'),
+            performance: score('performance'),
+            accessibility: score('accessibility'),
+            bestPractices: score('best-practices'),
+            seo: score('seo'),
+            lcpMs: value('largest-contentful-paint'),
+            tbtMs: value('total-blocking-time'),
+            cls: value('cumulative-layout-shift'),
             benchmarkIndex: result.lhr.environment.benchmarkIndex,
-            failing: Object.values(audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' &&
-              a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable').map((a) => a.id),
+            failing: Object.values(audits)
+              .filter(
+                (a) =>
+                  a.score !== null &&
+                  a.score < 1 &&
+                  a.scoreDisplayMode !== 'informative' &&
+                  a.scoreDisplayMode !== 'manual' &&
+                  a.scoreDisplayMode !== 'notApplicable',
+              )
+              .map((a) => a.id),
           });
         }
         out.push(summariseLighthouse(label, preset, results));

@@ -33,10 +33,20 @@ async function build(): Promise<FigureView[]> {
   return entries.map((entry) => {
     const model = assembleFigure(entry, table.backends, table.excerpts);
     const layout = layoutFigure(model);
-    const svg = laneSvgs(model, layout, inlineStyle(figureCss, { anchor: routes.figureAnchor(model.id), width: layout.width }));
+    const svg = laneSvgs(
+      model,
+      layout,
+      inlineStyle(figureCss, { anchor: routes.figureAnchor(model.id), width: layout.width }),
+    );
     const file = figureFileSvg(model, layout, style);
     const hash = createHash('sha256').update(file).digest('hex').slice(0, 10);
-    return { ...model, svg, file: { svg: file, path: routes.figureFile(model.id, hash) }, width: layout.width, height: layout.height };
+    return {
+      ...model,
+      svg,
+      file: { svg: file, path: routes.figureFile(model.id, hash) },
+      width: layout.width,
+      height: layout.height,
+    };
   });
 }
 

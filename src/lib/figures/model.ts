@@ -4,7 +4,11 @@
 import type { BackendEntry, FigureEntry } from '../content/entries.ts';
 import type { ExcerptRef } from '../content/model.ts';
 
-export interface FigureLane { id: string; name: string; run: boolean }
+export interface FigureLane {
+  id: string;
+  name: string;
+  run: boolean;
+}
 
 export interface FigureItem {
   id: string;
@@ -16,8 +20,15 @@ export interface FigureItem {
   reading: boolean;
 }
 export type FigureStage = FigureItem;
-export interface FigureStep extends FigureItem { lane: string; stage?: string }
-export interface FigureEdge { from: string; to: string; label?: string }
+export interface FigureStep extends FigureItem {
+  lane: string;
+  stage?: string;
+}
+export interface FigureEdge {
+  from: string;
+  to: string;
+  label?: string;
+}
 
 export interface FigureModel {
   id: string;
@@ -33,24 +44,47 @@ export interface FigureModel {
 }
 
 /** The accessible name of the drawing: the steps follow it as text. */
-export const drawingName = (f: Pick<FigureModel, 'title'>): string => `Diagram: ${f.title}. The same steps follow as text.`;
+export const drawingName = (f: Pick<FigureModel, 'title'>): string =>
+  `Diagram: ${f.title}. The same steps follow as text.`;
 
 /** The join, on content the checks accepted (every lane, stage, step and cite exists). */
-export function assembleFigure(f: FigureEntry, backends: BackendEntry[], excerpts: Map<string, ExcerptRef>): FigureModel {
+export function assembleFigure(
+  f: FigureEntry,
+  backends: BackendEntry[],
+  excerpts: Map<string, ExcerptRef>,
+): FigureModel {
   const byId = new Map(backends.map((b) => [b.id, b]));
   const item = (x: { id: string; label: string; cites?: string[]; reading?: true }): FigureItem => ({
-    id: x.id, label: x.label, labelHtml: f.html.labels[x.id] ?? x.label,
-    cites: (x.cites ?? []).map((id) => excerpts.get(id)!), reading: x.reading === true,
+    id: x.id,
+    label: x.label,
+    labelHtml: f.html.labels[x.id] ?? x.label,
+    cites: (x.cites ?? []).map((id) => excerpts.get(id)!),
+    reading: x.reading === true,
   });
-  const lanes = f.lanes.map((l): FigureLane => ({ id: l.backend, name: byId.get(l.backend)!.name, run: byId.get(l.backend)!.run }));
+  const lanes = f.lanes.map((l): FigureLane => ({
+    id: l.backend,
+    name: byId.get(l.backend)!.name,
+    run: byId.get(l.backend)!.run,
+  }));
   const stageOrder = new Map((f.stages ?? []).map((s, i) => [s.id, i]));
   const laneOrder = new Map(lanes.map((l, i) => [l.id, i]));
   const steps = f.steps
     .map((s, i) => ({ s, i }))
-    .sort((a, b) => laneOrder.get(a.s.lane)! - laneOrder.get(b.s.lane)! || (stageOrder.get(a.s.stage ?? '') ?? 0) - (stageOrder.get(b.s.stage ?? '') ?? 0) || a.i - b.i)
+    .sort(
+      (a, b) =>
+        laneOrder.get(a.s.lane)! - laneOrder.get(b.s.lane)! ||
+        (stageOrder.get(a.s.stage ?? '') ?? 0) - (stageOrder.get(b.s.stage ?? '') ?? 0) ||
+        a.i - b.i,
+    )
     .map(({ s }): FigureStep => ({ ...item(s), lane: s.lane, ...(s.stage !== undefined && { stage: s.stage }) }));
   return {
-    id: f.id, title: f.title, captionHtml: f.html.caption, rows: f.rows,
-    stages: (f.stages ?? []).map(item), lanes, steps, edges: f.edges,
+    id: f.id,
+    title: f.title,
+    captionHtml: f.html.caption,
+    rows: f.rows,
+    stages: (f.stages ?? []).map(item),
+    lanes,
+    steps,
+    edges: f.edges,
   };
 }

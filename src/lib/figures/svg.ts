@@ -18,9 +18,14 @@ function tspans(line: Line): string {
  */
 function boxText(b: TextBox, cls: string): string {
   const x = b.x + TEXT.pad;
-  const lines = b.lines.map((line, i) => (i === 0 ? tspans(line) : `<tspan x="${x}" dy="${TEXT.line}">${tspans(line)}</tspan>`));
+  const lines = b.lines.map((line, i) =>
+    i === 0 ? tspans(line) : `<tspan x="${x}" dy="${TEXT.line}">${tspans(line)}</tspan>`,
+  );
   // The first provenance line sits a small line below the last label line's baseline, plus 2 px.
-  const prov = b.prov.map((p, i) => `<tspan class="fig-prov" x="${x}" dy="${i === 0 ? TEXT.smallLine + 2 : TEXT.smallLine}">${esc(p)}</tspan>`);
+  const prov = b.prov.map(
+    (p, i) =>
+      `<tspan class="fig-prov" x="${x}" dy="${i === 0 ? TEXT.smallLine + 2 : TEXT.smallLine}">${esc(p)}</tspan>`,
+  );
   return `<text class="${cls}" x="${x}" y="${b.y + TEXT.pad + TEXT.size - 1}">${[...lines, ...prov].join('')}</text>`;
 }
 
@@ -29,26 +34,45 @@ const figureId = (figure: Pick<FigureModel, 'id'>) => `fig-${figure.id}`;
 
 /** One lane, in its own coordinates (0 0 at its top left): its frame and title, its stages' bands, its steps and edges. */
 function laneBody(lane: LaneLayout, layout: Layout, figureId: string, first: boolean): string {
-  const W = layout.laneWidth, cx = W / 2;
-  const parts: string[] = [`<rect class="fig-lane" x="1" y="1" width="${W - 2}" height="${layout.height - 2}" rx="6"/>`];
+  const W = layout.laneWidth,
+    cx = W / 2;
+  const parts: string[] = [
+    `<rect class="fig-lane" x="1" y="1" width="${W - 2}" height="${layout.height - 2}" rx="6"/>`,
+  ];
   const top = TEXT.pad + TEXT.size;
   parts.push(`<text class="fig-lane-title" x="${cx}" y="${top}" text-anchor="middle">${esc(lane.title[0]!)}</text>`);
-  lane.title.slice(1).forEach((t, i) =>
-    parts.push(`<text class="fig-prov" x="${cx}" y="${top + (i + 1) * TEXT.smallLine}" text-anchor="middle">${esc(t)}</text>`));
+  lane.title
+    .slice(1)
+    .forEach((t, i) =>
+      parts.push(
+        `<text class="fig-prov" x="${cx}" y="${top + (i + 1) * TEXT.smallLine}" text-anchor="middle">${esc(t)}</text>`,
+      ),
+    );
   for (const slot of lane.slots) {
     // A stage's band is at the same place in every lane: drawn in the first, reused (<use>) in the others.
     const band = `${figureId}-band-${slot.stage}`;
     if (slot.band && first)
-      parts.push(`<g id="${band}"><rect class="fig-stage" x="${slot.band.x}" y="${slot.band.y}" width="${slot.band.w}" height="${slot.band.h}" rx="4"/>${boxText(slot.band, 'fig-stage-label')}</g>`);
+      parts.push(
+        `<g id="${band}"><rect class="fig-stage" x="${slot.band.x}" y="${slot.band.y}" width="${slot.band.w}" height="${slot.band.h}" rx="4"/>${boxText(slot.band, 'fig-stage-label')}</g>`,
+      );
     else if (slot.band) parts.push(`<use href="#${band}"/>`);
-    if (slot.empty) parts.push(`<rect class="fig-empty" x="${slot.empty.x}" y="${slot.empty.y}" width="${slot.empty.w}" height="${slot.empty.h}" rx="4"/>`);
+    if (slot.empty)
+      parts.push(
+        `<rect class="fig-empty" x="${slot.empty.x}" y="${slot.empty.y}" width="${slot.empty.w}" height="${slot.empty.h}" rx="4"/>`,
+      );
   }
   for (const e of lane.edges) {
     parts.push(`<path class="fig-edge" d="${e.path}"/>`, `<polygon class="fig-arrow" points="${e.arrow}"/>`);
-    if (e.label) parts.push(`<text class="fig-edge-label" x="${e.label.x}" y="${e.label.y}"${e.label.anchor === 'end' ? ' text-anchor="end"' : ''}>${esc(e.label.text)}</text>`);
+    if (e.label)
+      parts.push(
+        `<text class="fig-edge-label" x="${e.label.x}" y="${e.label.y}"${e.label.anchor === 'end' ? ' text-anchor="end"' : ''}>${esc(e.label.text)}</text>`,
+      );
   }
   for (const s of lane.steps)
-    parts.push(`<rect class="fig-step${s.reading ? ' fig-step--reading' : ''}" x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}" rx="4"/>`, boxText(s, 'fig-label'));
+    parts.push(
+      `<rect class="fig-step${s.reading ? ' fig-step--reading' : ''}" x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}" rx="4"/>`,
+      boxText(s, 'fig-label'),
+    );
   return parts.join('');
 }
 
@@ -59,8 +83,12 @@ function laneBody(lane: LaneLayout, layout: Layout, figureId: string, first: boo
  */
 export function laneSvgs(figure: Pick<FigureModel, 'id'>, layout: Layout, head = ''): string {
   const { laneWidth: W, height: H } = layout;
-  return layout.lanes.map((lane, i) =>
-    `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig">${i === 0 ? head : ''}${laneBody(lane, layout, figureId(figure), i === 0)}</svg>`).join('');
+  return layout.lanes
+    .map(
+      (lane, i) =>
+        `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig">${i === 0 ? head : ''}${laneBody(lane, layout, figureId(figure), i === 0)}</svg>`,
+    )
+    .join('');
 }
 
 /** The standalone file: the lanes side by side in one <svg>, with its own <style> and <title>. */
@@ -68,20 +96,33 @@ export function figureFileSvg(figure: FigureModel, layout: Layout, head: string)
   const { width: W, height: H } = layout;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="fig">`,
-    head, `<title>${esc(figure.title)}</title>`,
-    ...layout.lanes.map((lane, i) => `<g transform="translate(${i * (layout.laneWidth + LANE_GAP)} 0)">${laneBody(lane, layout, figureId(figure), i === 0)}</g>`),
+    head,
+    `<title>${esc(figure.title)}</title>`,
+    ...layout.lanes.map(
+      (lane, i) =>
+        `<g transform="translate(${i * (layout.laneWidth + LANE_GAP)} 0)">${laneBody(lane, layout, figureId(figure), i === 0)}</g>`,
+    ),
     '</svg>',
   ].join('');
 }
 
 /** The site token each figure colour takes (tokens.css), on the page and in the standalone file. */
 export const FIGURE_COLOURS: Readonly<Record<string, string>> = {
-  '--fig-text': '--text', '--fig-muted': '--text-muted', '--fig-border': '--border',
-  '--fig-accent': '--accent', '--fig-lane': '--bg-soft', '--fig-step': '--bg',
+  '--fig-text': '--text',
+  '--fig-muted': '--text-muted',
+  '--fig-border': '--border',
+  '--fig-accent': '--accent',
+  '--fig-lane': '--bg-soft',
+  '--fig-step': '--bg',
 };
 
 /** Comments, line breaks and the spaces around punctuation left out (no string in these rules holds `{}:;,`). */
-const minify = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s*([{}:;,\n])\s*/g, '$1').replace(/\n/g, '').replace(/;}/g, '}');
+const minify = (css: string) =>
+  css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s*([{}:;,\n])\s*/g, '$1')
+    .replace(/\n/g, '')
+    .replace(/;}/g, '}');
 
 /**
  * The <style> of a drawing placed inline in a page: the figure colours are the page's tokens, black
@@ -91,7 +132,9 @@ const minify = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s
  * the lanes sit side by side instead of one after another.
  */
 export function inlineStyle(figureCss: string, wide?: { anchor: string; width: number }): string {
-  const tokens = Object.entries(FIGURE_COLOURS).map(([fig, token]) => `${fig}:var(${token})`).join(';');
+  const tokens = Object.entries(FIGURE_COLOURS)
+    .map(([fig, token]) => `${fig}:var(${token})`)
+    .join(';');
   const print = '--fig-text:#000;--fig-muted:#333;--fig-border:#999;--fig-accent:#000;--fig-lane:#fff;--fig-step:#fff';
   const row = wide ? `@container (min-width:${wide.width}px){#${wide.anchor} .figure-draw{flex-direction:row}}` : '';
   return `<style>.fig{${tokens}}@media print{.fig{${print}}}${row}${minify(figureCss)}</style>`;
@@ -103,11 +146,19 @@ export function inlineStyle(figureCss: string, wide?: { anchor: string; width: n
  * is always light. The drawing rules are figure-svg.css itself.
  */
 export function standaloneStyle(tokensCss: string, figureCss: string): string {
-  const pairs = new Map([...tokensCss.matchAll(/(--[\w-]+):\s*light-dark\(\s*([^,]+?)\s*,\s*([^)]+?)\s*\)/g)].map((m) => [m[1]!, [m[2]!, m[3]!] as const]));
-  const block = (i: 0 | 1) => Object.entries(FIGURE_COLOURS).map(([fig, token]) => {
-    const pair = pairs.get(token);
-    if (!pair) throw new Error(`tokens.css has no light-dark() value for ${token} (figure colour ${fig})`);
-    return `${fig}:${pair[i]}`;
-  }).join(';');
+  const pairs = new Map(
+    [...tokensCss.matchAll(/(--[\w-]+):\s*light-dark\(\s*([^,]+?)\s*,\s*([^)]+?)\s*\)/g)].map((m) => [
+      m[1]!,
+      [m[2]!, m[3]!] as const,
+    ]),
+  );
+  const block = (i: 0 | 1) =>
+    Object.entries(FIGURE_COLOURS)
+      .map(([fig, token]) => {
+        const pair = pairs.get(token);
+        if (!pair) throw new Error(`tokens.css has no light-dark() value for ${token} (figure colour ${fig})`);
+        return `${fig}:${pair[i]}`;
+      })
+      .join(';');
   return `<style>svg{${block(0)}}@media screen and (prefers-color-scheme:dark){svg{${block(1)}}}${minify(figureCss)}</style>`;
 }

@@ -21,7 +21,10 @@ export type RouteSpec =
   | { kind: 'search' }
   | { kind: 'not-found' };
 
-export interface Link { href: string; title: string }
+export interface Link {
+  href: string;
+  title: string;
+}
 
 /** What a source on its reading page is pinned to: repository, file and commit, and the commit's date when recorded. */
 export interface Pin {
@@ -68,10 +71,11 @@ export interface RouteData {
   pins: Pin[];
 }
 
-type Place = Pick<RouteData, 'path' | 'title' | 'description'> & Partial<Pick<RouteData, 'ogType' | 'noindex' | 'moved' | 'wide' | 'toc' | 'prev' | 'next'>> & {
-  section?: string;
-  image?: { path: string; alt: string };
-};
+type Place = Pick<RouteData, 'path' | 'title' | 'description'> &
+  Partial<Pick<RouteData, 'ogType' | 'noindex' | 'moved' | 'wide' | 'toc' | 'prev' | 'next'>> & {
+    section?: string;
+    image?: { path: string; alt: string };
+  };
 
 function place(model: TableModel, spec: RouteSpec): Place {
   switch (spec.kind) {
@@ -81,10 +85,15 @@ function place(model: TableModel, spec: RouteSpec): Place {
       const link = (p: PageModel | undefined) => p && { href: p.path, title: p.label };
       const home = page.id === 'index';
       return {
-        path: page.path, title: page.title, description: page.description, section: page.section,
-        ogType: home ? 'website' : 'article', wide: home,
+        path: page.path,
+        title: page.title,
+        description: page.description,
+        section: page.section,
+        ogType: home ? 'website' : 'article',
+        wide: home,
         toc: page.toc ? headings.filter((h) => h.depth === 2 || h.depth === 3) : [],
-        prev: link(model.pages[at - 1]), next: link(model.pages[at + 1]),
+        prev: link(model.pages[at - 1]),
+        next: link(model.pages[at + 1]),
         // The home page previews as the whole table; the other pages keep a plain text card.
         ...(home && { image: { path: routes.homePreview, alt: homeAlt(model) } }),
       };
@@ -92,7 +101,10 @@ function place(model: TableModel, spec: RouteSpec): Place {
     case 'row': {
       const { row, movedFrom } = spec;
       return {
-        path: routes.row(row.id), title: row.question, description: plainText(row.summaryHtml), section: TABLE_SECTION,
+        path: routes.row(row.id),
+        title: row.question,
+        description: plainText(row.summaryHtml),
+        section: TABLE_SECTION,
         image: { path: routes.rowPreview(row.id), alt: rowAlt(row) },
         ...(movedFrom !== undefined && { moved: true, noindex: true }),
       };
@@ -101,14 +113,29 @@ function place(model: TableModel, spec: RouteSpec): Place {
       const { evidence } = spec;
       const question = model.rows.find((r) => r.id === evidence.axis)?.question ?? evidence.axis;
       return {
-        path: routes.evidence(evidence.id), title: `Evidence: ${evidence.backend}, exercise ${evidence.exercise}`,
-        description: `Captured output behind the ${evidence.backend} cell of “${question}”.`, section: TABLE_SECTION,
+        path: routes.evidence(evidence.id),
+        title: `Evidence: ${evidence.backend}, exercise ${evidence.exercise}`,
+        description: `Captured output behind the ${evidence.backend} cell of “${question}”.`,
+        section: TABLE_SECTION,
       };
     }
     case 'search':
-      return { path: routes.search, title: 'Search', description: 'Search the text of every page on this site.', section: SEARCH_SECTION, ogType: 'website', noindex: true };
+      return {
+        path: routes.search,
+        title: 'Search',
+        description: 'Search the text of every page on this site.',
+        section: SEARCH_SECTION,
+        ogType: 'website',
+        noindex: true,
+      };
     case 'not-found':
-      return { path: routes.notFound, title: 'Page not found', description: 'There is no page at this address.', ogType: 'website', noindex: true };
+      return {
+        path: routes.notFound,
+        title: 'Page not found',
+        description: 'There is no page at this address.',
+        ogType: 'website',
+        noindex: true,
+      };
   }
 }
 
@@ -137,11 +164,19 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
     ...(image && { image: { url: absolute(image.path), alt: image.alt } }),
     nav: model.nav.map((item) => ({ ...item, current: item.section === section })),
     figures: [],
-    pins: spec.kind === 'page'
-      ? model.sources.filter((s) => s.page === spec.page.id).map(({ label, repo, path, commit, committed }) => ({
-        label, repo, path, commit, ...(committed !== undefined && { committed }), url: `https://github.com/${repo}/blob/${commit}/${path}`,
-      }))
-      : [],
+    pins:
+      spec.kind === 'page'
+        ? model.sources
+            .filter((s) => s.page === spec.page.id)
+            .map(({ label, repo, path, commit, committed }) => ({
+              label,
+              repo,
+              path,
+              commit,
+              ...(committed !== undefined && { committed }),
+              url: `https://github.com/${repo}/blob/${commit}/${path}`,
+            }))
+        : [],
   };
   data.figures = await placedFigures(spec);
   astro.locals.route = data;

@@ -5,7 +5,10 @@ import type { APIRoute, GetStaticPaths } from 'astro';
 import { getFigures, type FigureView } from '../../lib/figures/index.ts';
 
 export const getStaticPaths = (async () =>
-  (await getFigures()).map((figure) => ({ params: { file: figure.file.path.replace(/^figures\//, '') }, props: { figure } }))) satisfies GetStaticPaths;
+  (await getFigures()).map((figure) => ({
+    params: { file: figure.file.path.replace(/^figures\//, '') },
+    props: { figure },
+  }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ figure: FigureView }> = ({ props }) =>
   new Response(props.figure.file.svg, { headers: { 'Content-Type': 'image/svg+xml' } });

@@ -4,4 +4,6 @@ import { getTable } from '../../lib/content/index.ts';
 import { homeCard, renderPng, PREVIEW } from '../../lib/preview-image.ts';
 
 export const GET: APIRoute = async () =>
-  new Response(new Uint8Array(await renderPng(homeCard(await getTable()))), { headers: { 'Content-Type': PREVIEW.type } });
+  new Response(new Uint8Array(await renderPng(homeCard(await getTable()))), {
+    headers: { 'Content-Type': PREVIEW.type },
+  });

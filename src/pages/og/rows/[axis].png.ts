@@ -9,4 +9,6 @@ export const getStaticPaths = (async () =>
   (await getTable()).rows.map((row) => ({ params: { axis: row.id }, props: { row } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ row: RowModel }> = async ({ props }) =>
-  new Response(new Uint8Array(await renderPng(rowCard(props.row, await getTable()))), { headers: { 'Content-Type': PREVIEW.type } });
+  new Response(new Uint8Array(await renderPng(rowCard(props.row, await getTable()))), {
+    headers: { 'Content-Type': PREVIEW.type },
+  });
