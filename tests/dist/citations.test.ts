@@ -17,14 +17,27 @@ const dist = process.env.DIST_DIR ?? 'dist';
 const base = normaliseBase(process.env.SITE_BASE);
 const targets = citeTargets(await loadContent(process.env.CONTENT_DIR ?? 'content'));
 
-interface Found { file: string; id: string; href: string; name: string; text: string; detail: string; group: string }
+interface Found {
+  file: string;
+  id: string;
+  href: string;
+  name: string;
+  text: string;
+  detail: string;
+  group: string;
+}
 const found: Found[] = [];
 for (const file of builtHtmlFiles(dist)) {
   const $ = cheerio.load(readFileSync(join(dist, file), 'utf8'));
   $('a.cite').each((_, a) => {
     found.push({
-      file, id: $(a).attr('data-cite') ?? '', href: $(a).attr('href') ?? '', name: $(a).attr('aria-label') ?? '', text: $(a).text(),
-      detail: $(a).find('.cite-detail').text(), group: $(a).closest('.cites').text(),
+      file,
+      id: $(a).attr('data-cite') ?? '',
+      href: $(a).attr('href') ?? '',
+      name: $(a).attr('aria-label') ?? '',
+      text: $(a).text(),
+      detail: $(a).find('.cite-detail').text(),
+      group: $(a).closest('.cites').text(),
     });
   });
 }
@@ -39,7 +52,8 @@ test('every citation link: href = base + its target, named by source and lines, 
     assert.ok(target, `${c.file}: cites "${c.id}", which names nothing`);
     assert.equal(c.href, base + target.href.slice(1), `${c.file}: href of ${c.id}`);
     assert.equal(c.name, `${target.prefix}${target.text}${target.detail}`, `${c.file}: accessible name of ${c.id}`);
-    if (target.kind === 'excerpt') assert.match(c.text, /^\S+ L\d+(–\d+)?/, `${c.file}: a citation shows its source and lines: ${c.text}`);
+    if (target.kind === 'excerpt')
+      assert.match(c.text, /^\S+ L\d+(–\d+)?/, `${c.file}: a citation shows its source and lines: ${c.text}`);
     assert.ok(c.name.includes(target.text), `${c.file}: the name holds what the link shows (WCAG 2.5.3)`);
     assert.equal(c.text, `${target.text}${target.detail}`, `${c.file}: the link's text`);
     assert.equal(c.detail, target.detail, `${c.file}: the source's lines are in the part print shows`);
@@ -53,6 +67,11 @@ test('every citation link lands on an element with its id on a built page', () =
     const [path, fragment] = c.href.slice(base.length).split('#') as [string, string | undefined];
     const page = join(dist, path, 'index.html');
     assert.ok(existsSync(page), `${c.file}: ${c.href} is a built page`);
-    if (fragment) assert.equal(cheerio.load(readFileSync(page, 'utf8'))(`[id="${fragment}"]`).length, 1, `${c.href}: #${fragment} exists`);
+    if (fragment)
+      assert.equal(
+        cheerio.load(readFileSync(page, 'utf8'))(`[id="${fragment}"]`).length,
+        1,
+        `${c.href}: #${fragment} exists`,
+      );
   }
 });

@@ -22,12 +22,19 @@ test('no doubled hedge: a marked reading carries no second hedge in plain words,
       readings++;
       const text = $(el).text().replace(/\s+/g, ' ');
       assert.doesNotMatch(text, HEDGE, `${file}: a reading hedged twice: "${text.slice(0, 120)}"`);
-      assert.ok(!text.toLowerCase().includes(READING_LABEL.toLowerCase()), `${file}: "${READING_LABEL}" repeated inside a reading: "${text.slice(0, 120)}"`);
+      assert.ok(
+        !text.toLowerCase().includes(READING_LABEL.toLowerCase()),
+        `${file}: "${READING_LABEL}" repeated inside a reading: "${text.slice(0, 120)}"`,
+      );
     });
     $('.reading, .reading-block').remove();
     const rest = $('main').text().replace(/\s+/g, ' ');
     const hedge = HEDGE.exec(rest);
-    assert.equal(hedge, null, `${file}: a hedge in plain words, not marked as our reading: "…${hedge ? rest.slice(Math.max(0, hedge.index - 60), hedge.index + 60) : ''}…"`);
+    assert.equal(
+      hedge,
+      null,
+      `${file}: a hedge in plain words, not marked as our reading: "…${hedge ? rest.slice(Math.max(0, hedge.index - 60), hedge.index + 60) : ''}…"`,
+    );
   }
   assert.ok(readings > 0, 'the site marks some readings');
 });

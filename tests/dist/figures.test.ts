@@ -38,7 +38,8 @@ test('each figure shows on its pages: the drain timeline on the drain page, the 
   assert.ok(where('dispatch').includes(routes.home), 'dispatch: home page');
   assert.ok(where('drain-timeline').includes(routes.page('drain')), 'drain timeline: drain page');
   assert.ok(where('drain-timeline').includes(routes.row('drain')), 'drain timeline: drain row');
-  for (const row of ['dispatch', 'endpoint-selection', 'iptables-rules']) assert.ok(where('dispatch').includes(routes.row(row)), `dispatch: row ${row}`);
+  for (const row of ['dispatch', 'endpoint-selection', 'iptables-rules'])
+    assert.ok(where('dispatch').includes(routes.row(row)), `dispatch: row ${row}`);
 });
 
 for (const { figure, path } of placements) {
@@ -48,7 +49,10 @@ for (const { figure, path } of placements) {
     assert.equal(fig.length, 1, 'shown once');
     assert.equal(fig.attr('id'), routes.figureAnchor(figure.id));
     const caption = $(`#${fig.attr('aria-labelledby')}`);
-    assert.ok(caption.is('figcaption') && caption.text().includes(figure.title), 'named by its caption, which holds the title');
+    assert.ok(
+      caption.is('figcaption') && caption.text().includes(figure.title),
+      'named by its caption, which holds the title',
+    );
 
     // The drawing, inline: one <svg> per lane in a box named as an image, the text following it.
     const box = fig.children('.figure-box').children('.figure-draw');
@@ -56,47 +60,89 @@ for (const { figure, path } of placements) {
     assert.equal(box.attr('aria-label'), drawingName(figure));
     const svg = box.children('svg');
     assert.equal(svg.length, figure.lanes.length, 'one <svg> per lane');
-    assert.equal(svg.find('style').length, 1, 'the drawing\'s style once');
+    assert.equal(svg.find('style').length, 1, "the drawing's style once");
     const markup = $.html(svg);
     assert.deepEqual(inlineAttributes(markup), [], 'no style="" attribute');
-    const drawn = squash(svg.find('text').map((_, t) => $(t).text()).get().join(''));
+    const drawn = squash(
+      svg
+        .find('text')
+        .map((_, t) => $(t).text())
+        .get()
+        .join(''),
+    );
     for (const step of figure.steps) assert.ok(drawn.includes(squash(step.label)), `step ${step.id} drawn as text`);
     for (const lane of figure.lanes) assert.ok(drawn.includes(squash(lane.name)), `lane ${lane.id} titled`);
 
     // The same drawing as a file of its own, linked under it: its own colours and title.
     const link = fig.children('.figure-file').find('a');
-    assert.match(link.attr('href') ?? '', new RegExp(`^${joinBase(base, 'figures/')}${figure.id}\\.[0-9a-f]{10}\\.svg$`));
+    assert.match(
+      link.attr('href') ?? '',
+      new RegExp(`^${joinBase(base, 'figures/')}${figure.id}\\.[0-9a-f]{10}\\.svg$`),
+    );
     const file = read(decodeURI(link.attr('href')!).slice(base.length));
     assert.match(file, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     assert.match(file, /<style>svg\{--fig-text:#/, 'its own colours');
     assert.match(file, new RegExp(`<title>${figure.title}</title>`), 'its title');
     assert.deepEqual(inlineAttributes(file), []);
-    for (const step of figure.steps) assert.ok(squash(file.replace(/<[^>]+>/g, '')).includes(squash(step.label)), `step ${step.id} drawn as text`);
+    for (const step of figure.steps)
+      assert.ok(squash(file.replace(/<[^>]+>/g, '')).includes(squash(step.label)), `step ${step.id} drawn as text`);
 
     // The text: every step, in the figure's order, lane by lane; each with its citation links.
     const text = fig.children('.figure-text');
     const items = text.find('.figure-lanes li[id]');
-    assert.deepEqual(items.map((_, li) => $(li).attr('id')).get(), figure.steps.map((s) => routes.figureStepAnchor(figure.id, s.id)), 'steps in order');
-    assert.deepEqual(text.find('.figure-lanes > li').map((_, li) => $(li).attr('data-lane')).get(), figure.lanes.map((l) => l.id), 'lanes in order');
+    assert.deepEqual(
+      items.map((_, li) => $(li).attr('id')).get(),
+      figure.steps.map((s) => routes.figureStepAnchor(figure.id, s.id)),
+      'steps in order',
+    );
+    assert.deepEqual(
+      text
+        .find('.figure-lanes > li')
+        .map((_, li) => $(li).attr('data-lane'))
+        .get(),
+      figure.lanes.map((l) => l.id),
+      'lanes in order',
+    );
     for (const item of [...figure.stages, ...figure.steps]) {
       const li = text.find(`#${routes.figureStepAnchor(figure.id, item.id)}`);
       assert.equal(li.length, 1, `${item.id} in the text`);
       assert.ok(squash(li.text()).includes(squash(item.label)), `${item.id}: its label`);
-      const links = li.find('.cite-list a').map((_, a) => $(a).attr('href')).get();
-      assert.deepEqual(links, item.cites.map((c) => joinBase(base, c.href)), `${item.id}: the same citations, linking to the excerpts`);
+      const links = li
+        .find('.cite-list a')
+        .map((_, a) => $(a).attr('href'))
+        .get();
+      assert.deepEqual(
+        links,
+        item.cites.map((c) => joinBase(base, c.href)),
+        `${item.id}: the same citations, linking to the excerpts`,
+      );
       // Stages that are all our own grouping are marked once, in the text's intro, not one by one.
       const markedOnce = figure.stages.includes(item as (typeof figure.stages)[number]) && stagesOurs(figure);
-      assert.equal(li.find('.reading-mark').length, item.reading && !markedOnce ? 1 : 0, `${item.id}: our reading marked ${item.reading ? '' : 'only '}where it is`);
+      assert.equal(
+        li.find('.reading-mark').length,
+        item.reading && !markedOnce ? 1 : 0,
+        `${item.id}: our reading marked ${item.reading ? '' : 'only '}where it is`,
+      );
     }
   });
 }
 
 test('every figure is shown somewhere, and has one standalone file, named with a hash of its bytes', () => {
-  for (const figure of figures) assert.ok(placements.some((p) => p.figure.id === figure.id), `${figure.id} is shown somewhere`);
+  for (const figure of figures)
+    assert.ok(
+      placements.some((p) => p.figure.id === figure.id),
+      `${figure.id} is shown somewhere`,
+    );
   const files = readdirSync(join(dist, 'figures')).sort();
-  assert.deepEqual(files.map((f) => f.replace(/\.[0-9a-f]{10}\.svg$/, '')), figures.map((f) => f.id).sort());
+  assert.deepEqual(
+    files.map((f) => f.replace(/\.[0-9a-f]{10}\.svg$/, '')),
+    figures.map((f) => f.id).sort(),
+  );
   for (const f of files) {
-    const hash = createHash('sha256').update(read(join('figures', f))).digest('hex').slice(0, 10);
+    const hash = createHash('sha256')
+      .update(read(join('figures', f)))
+      .digest('hex')
+      .slice(0, 10);
     assert.ok(f.endsWith(`.${hash}.svg`), `${f}: the name carries the hash of its bytes, so it can be cached for good`);
   }
 });

@@ -13,8 +13,11 @@ const dist = process.env.DIST_DIR ?? 'dist';
 const model = await loadTable('content');
 const plain = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-test('every source\'s page shows its pin: repository, file, commit, and the date only where it is recorded', () => {
-  assert.ok(model.sources.some((s) => s.committed !== undefined) && model.sources.some((s) => s.committed === undefined), 'both kinds are seen');
+test("every source's page shows its pin: repository, file, commit, and the date only where it is recorded", () => {
+  assert.ok(
+    model.sources.some((s) => s.committed !== undefined) && model.sources.some((s) => s.committed === undefined),
+    'both kinds are seen',
+  );
   for (const source of model.sources) {
     const page = model.pages.find((p) => p.id === source.page)!;
     const $ = cheerio.load(readFileSync(join(dist, page.path, 'index.html'), 'utf8'));
@@ -22,7 +25,10 @@ test('every source\'s page shows its pin: repository, file, commit, and the date
     assert.equal(pin.length, 1, `${page.path} shows the pin of ${source.id}`);
     const text = plain(pin.text());
     assert.equal(pin.find('a').attr('href'), `https://github.com/${source.repo}/blob/${source.commit}/${source.path}`);
-    assert.match(text, new RegExp(`^${source.label}: ${source.repo} ${source.path} at commit ${source.commit.slice(0, 12)}`));
+    assert.match(
+      text,
+      new RegExp(`^${source.label}: ${source.repo} ${source.path} at commit ${source.commit.slice(0, 12)}`),
+    );
     assert.equal(pin.find('code[title]').attr('title'), source.commit);
     if (source.committed === undefined) {
       assert.equal(pin.find('time').length, 0);

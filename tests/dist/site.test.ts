@@ -35,18 +35,31 @@ function csvRecords(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { record.push(field); field = ''; }
-    else if (ch === '\r' && text[i + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; i++; }
-    else field += ch;
+    else if (ch === ',') {
+      record.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else field += ch;
   }
   return records;
 }
 /** Each cell's short and full answer as the site renders them to plain text (the CSV), by "<row>/<backend>". */
-const csvAnswers = new Map(csvRecords(read('comparison.csv')).slice(1).map((r) => [`${r[0]}/${r[2]}`, { short: r[5]!, answer: r[6]! }]));
+const csvAnswers = new Map(
+  csvRecords(read('comparison.csv'))
+    .slice(1)
+    .map((r) => [`${r[0]}/${r[2]}`, { short: r[5]!, answer: r[6]! }]),
+);
 const plain = (el: { text(): string }) => el.text().replace(/\s+/g, ' ').trim();
 const htmlFiles = builtHtmlFiles(dist);
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
@@ -122,8 +135,14 @@ test('every page: external links carry rel="noopener"; ids are unique', () => {
       external += 1;
       assert.ok(($(a).attr('rel') ?? '').split(/\s+/).includes('noopener'), `${href} on ${file}`);
     });
-    const ids = $('[id]').map((_, el) => $(el).attr('id')).get();
-    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], `${file}: duplicate ids`);
+    const ids = $('[id]')
+      .map((_, el) => $(el).attr('id'))
+      .get();
+    assert.deepEqual(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      [],
+      `${file}: duplicate ids`,
+    );
   }
   assert.ok(external > 0, 'the footer links to the upstream repositories');
 });
@@ -133,12 +152,24 @@ test('the table: caption, a column header per backend (not-run marked), a row pe
   const table = $('table.comparison');
   assert.equal(table.length, 1);
   assert.match(table.find('caption').text(), new RegExp(`on ${model.rows.length} axes`));
-  const heads = table.find('thead th[scope=col]').map((_, th) => ({
-    name: $(th).clone().children('.not-run').remove().end().text().trim(),
-    mark: $(th).find('.not-run').text().trim(),
-  })).get();
-  assert.deepEqual(heads, [{ name: 'Axis', mark: '' }, ...model.backends.map((b) => ({ name: b.name, mark: b.run ? '' : 'read, not run' }))]);
-  assert.deepEqual(table.find('tbody tr').map((_, tr) => $(tr).attr('id')).get(), model.rows.map((r) => r.id));
+  const heads = table
+    .find('thead th[scope=col]')
+    .map((_, th) => ({
+      name: $(th).clone().children('.not-run').remove().end().text().trim(),
+      mark: $(th).find('.not-run').text().trim(),
+    }))
+    .get();
+  assert.deepEqual(heads, [
+    { name: 'Axis', mark: '' },
+    ...model.backends.map((b) => ({ name: b.name, mark: b.run ? '' : 'read, not run' })),
+  ]);
+  assert.deepEqual(
+    table
+      .find('tbody tr')
+      .map((_, tr) => $(tr).attr('id'))
+      .get(),
+    model.rows.map((r) => r.id),
+  );
   for (const row of model.rows) {
     const th = table.find(`tr#${row.id} th[scope=row]`);
     assert.equal(th.find('a.row-link').attr('href'), routes.rowAnchor(row.id));
@@ -157,7 +188,10 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       const badge = td.find('.badge');
       assert.equal(badge.length, 1, `${where}: one badge`);
       const text = badge.text().replace(/\s+/g, ' ').trim();
-      assert.ok(text.startsWith(`${PROVENANCE_ICON[cell.provenance]} ${PROVENANCE_LABEL[cell.provenance]} · `), `${where}: ${text}`);
+      assert.ok(
+        text.startsWith(`${PROVENANCE_ICON[cell.provenance]} ${PROVENANCE_LABEL[cell.provenance]} · `),
+        `${where}: ${text}`,
+      );
       // At a glance: the short answer, then the badge, which is the button of the disclosure that
       // holds the full answer, its sources and the cell's one link.
       const expected = cell.provenance === 'to-measure' ? 'Expected: ' : '';
@@ -168,33 +202,73 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       const details = td.children('details.cell-details');
       assert.equal(details.length, 1, `${where}: one disclosure`);
       assert.equal(details.attr('open'), undefined, `${where}: closed in the HTML`);
-      assert.equal(details.children('summary').children('.badge').length, 1, `${where}: the badge is the disclosure's button`);
+      assert.equal(
+        details.children('summary').children('.badge').length,
+        1,
+        `${where}: the badge is the disclosure's button`,
+      );
       assert.equal(badge.is('a'), false, `${where}: the badge is not a link`);
-      assert.match(details.children('summary').text(), new RegExp(`\\(details and sources: ${cell.backend.name}, `), `${where}: the button's name says what it opens`);
+      assert.match(
+        details.children('summary').text(),
+        new RegExp(`\\(details and sources: ${cell.backend.name}, `),
+        `${where}: the button's name says what it opens`,
+      );
       assert.equal(details.find('.cell-answer').length, 1, `${where}: the full answer is inside the disclosure`);
       const links = details.find('a.cell-link');
       assert.equal(links.length, 1, `${where}: one cell link`);
       assert.equal(links.attr('href'), routes.cellAnchor(row.id, cell.backend.id), `${where}: cell link inside`);
       assert.equal(links.attr('data-copy-link'), '', `${where}: the cell link is what copies`);
       assert.equal(td.find('button').length, 0, `${where}: no second copy control`);
-      const cites = td.find('.cite-list a').map((_, a) => $(a).attr('href')).get();
-      assert.deepEqual(cites, cell.cites.map((c) => base + c.href), `${where}: cites, in the disclosure`);
+      const cites = td
+        .find('.cite-list a')
+        .map((_, a) => $(a).attr('href'))
+        .get();
+      assert.deepEqual(
+        cites,
+        cell.cites.map((c) => base + c.href),
+        `${where}: cites, in the disclosure`,
+      );
       details.find('.cite-list a').each((i, a) => {
         const ref = cell.cites[i]!;
         assert.equal($(a).attr('href'), base + ref.href);
-        assert.equal($(a).text(), citeText(ref.source.label, ref.excerpt.lines), `${where}: a cite link names its source and lines`);
+        assert.equal(
+          $(a).text(),
+          citeText(ref.source.label, ref.excerpt.lines),
+          `${where}: a cite link names its source and lines`,
+        );
       });
       assert.equal(badge.find('a').length, 0, `${where}: no links in the compact badge`);
       if (cell.provenance === 'cited')
         // The compact badge names each source once; the excerpt links are in the full answer.
-        assert.equal(text, `${PROVENANCE_ICON.cited} ${PROVENANCE_LABEL.cited} · ${[...new Set(cell.cites.map((c) => c.source.label))].join(', ')}`, where);
-      else assert.equal(text, `${PROVENANCE_ICON[cell.provenance]} ${PROVENANCE_LABEL[cell.provenance]} · on a node`, where);
+        assert.equal(
+          text,
+          `${PROVENANCE_ICON.cited} ${PROVENANCE_LABEL.cited} · ${[...new Set(cell.cites.map((c) => c.source.label))].join(', ')}`,
+          where,
+        );
+      else
+        assert.equal(
+          text,
+          `${PROVENANCE_ICON[cell.provenance]} ${PROVENANCE_LABEL[cell.provenance]} · on a node`,
+          where,
+        );
       if (cell.provenance === 'to-measure') {
         assert.match(td.find('.cell-answer').text(), /^Expected: /, where);
         assert.match(td.find('.cell-how').text(), /^How to measure: /, where);
-        assert.equal(td.find('.cell-how a').filter((_, a) => $(a).text() === `exercise ${cell.exercise}`).attr('href'), base + routes.page('exercise'), `${where}: the exercise is a link`);
+        assert.equal(
+          td
+            .find('.cell-how a')
+            .filter((_, a) => $(a).text() === `exercise ${cell.exercise}`)
+            .attr('href'),
+          base + routes.page('exercise'),
+          `${where}: the exercise is a link`,
+        );
       }
-      if (cell.provenance === 'measured') assert.equal(details.find(`a[href="${base + routes.evidence(cell.evidence.id)}"]`).length, 1, `${where}: evidence link`);
+      if (cell.provenance === 'measured')
+        assert.equal(
+          details.find(`a[href="${base + routes.evidence(cell.evidence.id)}"]`).length,
+          1,
+          `${where}: evidence link`,
+        );
     }
 });
 
@@ -204,10 +278,17 @@ test('the legend counts each kind of cell', () => {
     const n = model.counts[p];
     assert.equal($(`.legend [data-legend=${p}] .legend-count`).text(), `${n} ${n === 1 ? 'cell' : 'cells'}`, p);
     // The badge and its count are apart in the text, not only on screen ("Measured 0 cells").
-    assert.match($(`.legend [data-legend=${p}]`).text().replace(/\s+/g, ' ').trim(), new RegExp(`^${PROVENANCE_ICON[p]} ${PROVENANCE_LABEL[p]} ${n} cells?: `), p);
+    assert.match(
+      $(`.legend [data-legend=${p}]`).text().replace(/\s+/g, ' ').trim(),
+      new RegExp(`^${PROVENANCE_ICON[p]} ${PROVENANCE_LABEL[p]} ${n} cells?: `),
+      p,
+    );
   }
   // The one mark prose uses for our inference is in the legend, with the label the pages show.
-  assert.match($('.legend [data-legend=reading]').text().replace(/\s+/g, ' ').trim(), new RegExp(`^${READING_LABEL} in the text marks our own inference`));
+  assert.match(
+    $('.legend [data-legend=reading]').text().replace(/\s+/g, ' ').trim(),
+    new RegExp(`^${READING_LABEL} in the text marks our own inference`),
+  );
 });
 
 test('each row has its own page: title, description from the summary, a section per backend, a link back', () => {
@@ -215,25 +296,66 @@ test('each row has its own page: title, description from the summary, a section 
     const $ = html(routes.row(row.id));
     assert.match($('title').text(), new RegExp(`^${row.question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.ok(($('meta[name=description]').attr('content') ?? '').length > 20);
-    assert.deepEqual($('section.row-cell').map((_, s) => $(s).attr('data-backend')).get(), model.backends.map((b) => b.id));
+    assert.deepEqual(
+      $('section.row-cell')
+        .map((_, s) => $(s).attr('data-backend'))
+        .get(),
+      model.backends.map((b) => b.id),
+    );
     // The row page shows every full answer as it is, no disclosure; a cited badge carries its links.
     assert.equal($('section.row-cell details').length, 0, `${row.id}: no disclosure on the row page`);
     for (const cell of row.cells) {
       const section = $(`section.row-cell[data-backend="${cell.backend.id}"]`);
-      assert.ok(plain(section.find('.cell-answer')).endsWith(csvAnswers.get(`${row.id}/${cell.backend.id}`)!.answer), `${row.id}/${cell.backend.id}: full answer`);
-      if (cell.provenance === 'cited') assert.equal(section.find('.badge .cite-list a').length, cell.cites.length, `${row.id}/${cell.backend.id}: cites in the badge`);
+      assert.ok(
+        plain(section.find('.cell-answer')).endsWith(csvAnswers.get(`${row.id}/${cell.backend.id}`)!.answer),
+        `${row.id}/${cell.backend.id}: full answer`,
+      );
+      if (cell.provenance === 'cited')
+        assert.equal(
+          section.find('.badge .cite-list a').length,
+          cell.cites.length,
+          `${row.id}/${cell.backend.id}: cites in the badge`,
+        );
     }
-    assert.equal($('a').filter((_, a) => $(a).text() === 'See this row in the full table').attr('href'), base + routes.rowAnchor(row.id));
+    assert.equal(
+      $('a')
+        .filter((_, a) => $(a).text() === 'See this row in the full table')
+        .attr('href'),
+      base + routes.rowAnchor(row.id),
+    );
   }
 });
 
 test('the table as JSON and CSV, with provenance and links that carry the base', () => {
   const json = JSON.parse(read('comparison.json')) as {
-    backends: Array<{ id: string }>; counts: Record<string, number>;
-    rows: Array<{ id: string; url: string; page: string; preview: string; cells: Record<string, { provenance: string; short: string; answer: string; url: string; page: string; cites: Array<{ excerpt: string; upstream: string }> }> }>;
+    backends: Array<{ id: string }>;
+    counts: Record<string, number>;
+    rows: Array<{
+      id: string;
+      url: string;
+      page: string;
+      preview: string;
+      cells: Record<
+        string,
+        {
+          provenance: string;
+          short: string;
+          answer: string;
+          url: string;
+          page: string;
+          cites: Array<{ excerpt: string; upstream: string }>;
+        }
+      >;
+    }>;
   };
-  assert.deepEqual(json.backends.map((b) => b.id), model.backends.map((b) => b.id));
-  assert.deepEqual(json.rows.map((r) => r.id), model.rows.map((r) => r.id));
+  assert.deepEqual(
+    json.backends.map((b) => b.id),
+    model.backends.map((b) => b.id),
+  );
+  assert.deepEqual(
+    json.rows.map((r) => r.id),
+    model.rows.map((r) => r.id),
+  );
   assert.deepEqual(json.counts, model.counts);
   for (const row of model.rows) {
     const j = json.rows.find((r) => r.id === row.id)!;
@@ -247,8 +369,12 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
       assert.equal(jc.answer, cell.answer, `${row.id}/${cell.backend.id}: full answer`);
       assert.equal(jc.url, siteRoot + routes.cellAnchor(row.id, cell.backend.id));
       assert.equal(jc.page, siteRoot + routes.rowCell(row.id, cell.backend.id));
-      assert.deepEqual(jc.cites.map((c) => c.excerpt), cell.cites.map((c) => siteRoot + c.href));
-      for (const c of jc.cites) assert.match(c.upstream, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/[0-9a-f]{40}\/.+#L\d+(-L\d+)?$/);
+      assert.deepEqual(
+        jc.cites.map((c) => c.excerpt),
+        cell.cites.map((c) => siteRoot + c.href),
+      );
+      for (const c of jc.cites)
+        assert.match(c.upstream, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/[0-9a-f]{40}\/.+#L\d+(-L\d+)?$/);
     }
   }
   const lines = read('comparison.csv').trimEnd().split('\r\n');
@@ -257,38 +383,61 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
   // Both answers, as plain text, in every cell's record, in model order (their text is checked against the table above).
   const records = csvRecords(read('comparison.csv'));
   assert.deepEqual(records[0]!.slice(5, 7), ['short', 'answer']);
-  assert.deepEqual(records.slice(1).map((r) => `${r[0]}/${r[2]}`), model.rows.flatMap((row) => row.cells.map((c) => `${row.id}/${c.backend.id}`)));
+  assert.deepEqual(
+    records.slice(1).map((r) => `${r[0]}/${r[2]}`),
+    model.rows.flatMap((row) => row.cells.map((c) => `${row.id}/${c.backend.id}`)),
+  );
 });
 
 test('each reading page holds every excerpt of its source under its own id; KEP pages say "as of" the pinned release', () => {
   for (const source of model.sources) {
     const $ = html(source.page);
     for (const ref of [...model.excerpts.values()].filter((r) => r.source.id === source.id))
-      assert.equal($(`figure.excerpt[id="${ref.excerpt.id}"]`).attr('data-excerpt'), ref.id, `${source.page}: ${ref.id}`);
+      assert.equal(
+        $(`figure.excerpt[id="${ref.excerpt.id}"]`).attr('data-excerpt'),
+        ref.id,
+        `${source.page}: ${ref.id}`,
+      );
     if (source.page.startsWith('keps/'))
-      assert.match($('.prose .as-of').first().text(), new RegExp(`as of Kubernetes ${model.site.asOf}`, 'i'), source.page);
+      assert.match(
+        $('.prose .as-of').first().text(),
+        new RegExp(`as of Kubernetes ${model.site.asOf}`, 'i'),
+        source.page,
+      );
   }
 });
 
 test('the readings index links to every reading page; each quoted question links to the exercise', () => {
   const $ = html('readings/');
-  const hrefs = $('.prose a[href]').map((_, a) => $(a).attr('href')).get();
-  for (const page of new Set(model.sources.map((s) => s.page))) assert.ok(hrefs.includes(`${base}${page}/`), `link to ${page}`);
+  const hrefs = $('.prose a[href]')
+    .map((_, a) => $(a).attr('href'))
+    .get();
+  for (const page of new Set(model.sources.map((s) => s.page)))
+    assert.ok(hrefs.includes(`${base}${page}/`), `link to ${page}`);
   const quotes = $('.prose blockquote');
   assert.ok(quotes.length > 0);
   quotes.each((_, q) => assert.equal($(q).find(`a[href="${base}exercise/#read"]`).length, 1, $(q).text()));
 });
 
-test('every table of contents lists its page\'s h2/h3 headings, in order, each linking to the heading\'s id', () => {
+test("every table of contents lists its page's h2/h3 headings, in order, each linking to the heading's id", () => {
   let tocs = 0;
   for (const file of htmlFiles) {
     const $ = cheerio.load(read(file));
     const toc = $('nav.toc');
     if (toc.length === 0) continue;
     tocs += 1;
-    assert.equal($(`#${toc.attr('aria-labelledby')}`).text(), 'On this page', `${file}: the table of contents is named`);
-    const entries = toc.find('a').map((_, a) => ({ href: $(a).attr('href'), text: $(a).text().trim() })).get();
-    const headings = $('.prose :is(h2, h3)').map((_, h) => ({ href: `#${$(h).attr('id')}`, text: $(h).text().trim() })).get();
+    assert.equal(
+      $(`#${toc.attr('aria-labelledby')}`).text(),
+      'On this page',
+      `${file}: the table of contents is named`,
+    );
+    const entries = toc
+      .find('a')
+      .map((_, a) => ({ href: $(a).attr('href'), text: $(a).text().trim() }))
+      .get();
+    const headings = $('.prose :is(h2, h3)')
+      .map((_, h) => ({ href: `#${$(h).attr('id')}`, text: $(h).text().trim() }))
+      .get();
     assert.deepEqual(entries, headings, file);
   }
   // Pages long enough to get one exist; which ones is the content's business, not this test's.

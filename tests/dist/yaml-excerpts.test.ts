@@ -21,10 +21,18 @@ test('each whole-lines kep.yaml excerpt is a definition list of its keys (or a l
     assert.equal(quote.length, 1, `${e.source}/${e.id}: shown as fields`);
     const parsed = parse(e.quote!) as object;
     if (Array.isArray(parsed)) {
-      const items = quote.children('ul').children('li').map((_, li) => $(li).text()).get();
+      const items = quote
+        .children('ul')
+        .children('li')
+        .map((_, li) => $(li).text())
+        .get();
       assert.deepEqual(items, parsed.map(String), `${e.source}/${e.id}: its items, in order`);
     } else {
-      const keys = quote.children('dl').children('dt').map((_, dt) => $(dt).text()).get();
+      const keys = quote
+        .children('dl')
+        .children('dt')
+        .map((_, dt) => $(dt).text())
+        .get();
       assert.deepEqual(keys, Object.keys(parsed), `${e.source}/${e.id}: its keys, in order`);
     }
     assert.doesNotMatch(quote.text(), /["“”]/, `${e.source}/${e.id}: no quotation marks around YAML values`);

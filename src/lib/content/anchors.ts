@@ -24,18 +24,40 @@ export function checkAnchor(anchor: string, fileText: string, lines: [number, nu
   const bad = rangeProblem(lines, fileLines.length);
   if (bad) return { ok: false, reason: bad };
   const [a, b] = lines;
-  if (fileLines.slice(a - 1, b).join('\n').includes(anchor)) return { ok: true };
+  if (
+    fileLines
+      .slice(a - 1, b)
+      .join('\n')
+      .includes(anchor)
+  )
+    return { ok: true };
   const at = anchorLines(anchor, fileText);
   return {
     ok: false,
-    reason: at.length === 0
-      ? `"${anchor}" is not in the file at all (${fileLines.length} lines)`
-      : `"${anchor}" is not in lines ${a}-${b}; it is on ${listLines(at)}`,
+    reason:
+      at.length === 0
+        ? `"${anchor}" is not in the file at all (${fileLines.length} lines)`
+        : `"${anchor}" is not in lines ${a}-${b}; it is on ${listLines(at)}`,
   };
 }
 
-interface AnchorSource { id: string; repo: string; path: string; commit: string; quotable: boolean }
-interface AnchorExcerpt { id: string; source: string; lines: [number, number]; path?: string; note?: string; anchor?: string; file: string; index: number }
+interface AnchorSource {
+  id: string;
+  repo: string;
+  path: string;
+  commit: string;
+  quotable: boolean;
+}
+interface AnchorExcerpt {
+  id: string;
+  source: string;
+  lines: [number, number];
+  path?: string;
+  note?: string;
+  anchor?: string;
+  file: string;
+  index: number;
+}
 
 /** One code note whose anchor is not where its lines say. */
 export interface AnchorFailure {

@@ -8,7 +8,15 @@ import { LINK, scanInline, type Sentence, type TokenAt, type UnmarkedAt } from '
 import { routes } from './routes.ts';
 import { citeTargets, linesText } from './citations.ts';
 import { carries } from './tokens.ts';
-import { folderFiles, folderLines, kubernetesSources, sayUnread, KUBERNETES_REPO, type FileReader, type LinesReader } from './upstream.ts';
+import {
+  folderFiles,
+  folderLines,
+  kubernetesSources,
+  sayUnread,
+  KUBERNETES_REPO,
+  type FileReader,
+  type LinesReader,
+} from './upstream.ts';
 import { verifyAnchors } from './anchors.ts';
 import { upstreamPath } from './model.ts';
 
@@ -25,12 +33,21 @@ export type Check = (data: ContentData, problems: Problems) => void;
 const at = (o: Origin, ...path: YamlPath) => ({ file: o.file, at: [o.index, ...path] });
 const listOf = (xs: Iterable<string>) => [...xs].join(', ') || 'none';
 
-function duplicates<T extends Origin & { id: string }>(list: T[], kind: string, key: 'row' | 'column', problems: Problems, idOf = (e: T) => e.id) {
+function duplicates<T extends Origin & { id: string }>(
+  list: T[],
+  kind: string,
+  key: 'row' | 'column',
+  problems: Problems,
+  idOf = (e: T) => e.id,
+) {
   const seen = new Map<string, T>();
   for (const e of list) {
     const first = seen.get(idOf(e));
     if (first && first.file === e.file)
-      problems.add({ ...at(e, 'id'), [key]: e.id, field: 'id' }, `duplicate ${kind} id "${idOf(e)}" (also at index ${first.index}): ids must be unique; rename one`);
+      problems.add(
+        { ...at(e, 'id'), [key]: e.id, field: 'id' },
+        `duplicate ${kind} id "${idOf(e)}" (also at index ${first.index}): ids must be unique; rename one`,
+      );
     if (!first) seen.set(idOf(e), e);
   }
 }
@@ -51,9 +68,11 @@ function formerIdsAreFree<T extends Renamable>(list: T[], kind: string, key: 'ro
     (e.formerly ?? []).forEach((old, i) => {
       const owner = current.get(old);
       if (owner)
-        problems.add({ ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
+        problems.add(
+          { ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
           `old id "${old}" is the id of ${owner === e ? 'this same' : 'the current'} ${kind}${owner === e ? '' : ` at index ${owner.index}`}: ` +
-          `a link to "${old}" cannot lead to both; remove it from formerly (or rename that ${kind} instead)`);
+            `a link to "${old}" cannot lead to both; remove it from formerly (or rename that ${kind} instead)`,
+        );
     });
 }
 
@@ -63,17 +82,22 @@ function formerIdsClaimedOnce<T extends Renamable>(list: T[], kind: string, key:
     (e.formerly ?? []).forEach((old, i) => {
       const first = claimed.get(old);
       if (first)
-        problems.add({ ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
+        problems.add(
+          { ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
           `old id "${old}" is already claimed by ${first === e ? 'this' : `${kind} "${first.id}" (index ${first.index})`}: ` +
-          `an old link can only lead to one ${kind}; keep it on the ${kind} that really had that id`);
+            `an old link can only lead to one ${kind}; keep it on the ${kind} that really had that id`,
+        );
       else claimed.set(old, e);
     });
 }
 
 export const formerAxisIdsAreFree: Check = (data, problems) => formerIdsAreFree(data.axes, 'axis', 'row', problems);
-export const formerAxisIdsClaimedOnce: Check = (data, problems) => formerIdsClaimedOnce(data.axes, 'axis', 'row', problems);
-export const formerBackendIdsAreFree: Check = (data, problems) => formerIdsAreFree(data.backends, 'backend', 'column', problems);
-export const formerBackendIdsClaimedOnce: Check = (data, problems) => formerIdsClaimedOnce(data.backends, 'backend', 'column', problems);
+export const formerAxisIdsClaimedOnce: Check = (data, problems) =>
+  formerIdsClaimedOnce(data.axes, 'axis', 'row', problems);
+export const formerBackendIdsAreFree: Check = (data, problems) =>
+  formerIdsAreFree(data.backends, 'backend', 'column', problems);
+export const formerBackendIdsClaimedOnce: Check = (data, problems) =>
+  formerIdsClaimedOnce(data.backends, 'backend', 'column', problems);
 
 export const excerptFilesNameASource: Check = (data, problems) => {
   const sources = new Set(data.sources.map((s) => s.id));
@@ -81,8 +105,10 @@ export const excerptFilesNameASource: Check = (data, problems) => {
   for (const e of data.excerpts) {
     if (sources.has(e.source) || reported.has(e.file)) continue;
     reported.add(e.file);
-    problems.add({ file: e.file, line: 1, col: 1 },
-      `no source "${e.source}" in sources.yaml: an excerpt file is named after its source (sources: ${listOf(sources)})`);
+    problems.add(
+      { file: e.file, line: 1, col: 1 },
+      `no source "${e.source}" in sources.yaml: an excerpt file is named after its source (sources: ${listOf(sources)})`,
+    );
   }
 };
 
@@ -91,8 +117,10 @@ export const quotesOnlyFromPinnedCopies: Check = (data, problems) => {
   for (const e of data.excerpts) {
     const source = sources.get(e.source);
     if (source && e.quote !== undefined && !source.quotable)
-      problems.add({ ...at(e, 'quote'), row: e.id, field: 'quote' },
-        `source "${source.id}" has no pinned copy to verify quotes against; write a note in your own words instead`);
+      problems.add(
+        { ...at(e, 'quote'), row: e.id, field: 'quote' },
+        `source "${source.id}" has no pinned copy to verify quotes against; write a note in your own words instead`,
+      );
   }
 };
 
@@ -105,7 +133,10 @@ export const oneAnchorPerPage: Check = (data, problems) => {
     const key = `${source.page}#${e.id}`;
     const other = anchors.get(key);
     if (other && other !== `${e.source}/${e.id}`)
-      problems.add({ ...at(e, 'id'), row: e.id, field: 'id' }, `anchor "#${e.id}" on page ${source.page} is already used by "${other}"; rename this excerpt`);
+      problems.add(
+        { ...at(e, 'id'), row: e.id, field: 'id' },
+        `anchor "#${e.id}" on page ${source.page} is already used by "${other}"; rename this excerpt`,
+      );
     anchors.set(key, `${e.source}/${e.id}`);
   }
 };
@@ -115,16 +146,20 @@ export const cellsNameKnownBackends: Check = (data, problems) => {
   for (const axis of data.axes)
     for (const column of Object.keys(axis.cells))
       if (!backends.has(column))
-        problems.add({ ...at(axis, 'cells', column), row: axis.id, column, field: 'cells' },
-          `unknown backend "${column}" (backends: ${listOf(backends)}); fix the key or add the backend to ${PATHS.backends}`);
+        problems.add(
+          { ...at(axis, 'cells', column), row: axis.id, column, field: 'cells' },
+          `unknown backend "${column}" (backends: ${listOf(backends)}); fix the key or add the backend to ${PATHS.backends}`,
+        );
 };
 
 export const everyRowHasEveryCell: Check = (data, problems) => {
   for (const axis of data.axes)
     for (const b of data.backends)
       if (!axis.cells[b.id])
-        problems.add({ ...at(axis, 'cells'), row: axis.id, column: b.id, field: 'cells' },
-          `missing cell: every row needs one cell per backend; add "${b.id}:" with answer and cites`);
+        problems.add(
+          { ...at(axis, 'cells'), row: axis.id, column: b.id, field: 'cells' },
+          `missing cell: every row needs one cell per backend; add "${b.id}:" with answer and cites`,
+        );
 };
 
 export const citesResolve: Check = (data, problems) => {
@@ -133,8 +168,10 @@ export const citesResolve: Check = (data, problems) => {
     for (const [column, cell] of Object.entries(axis.cells))
       cell.cites.forEach((id, i) => {
         if (!ids.has(id))
-          problems.add({ ...at(axis, 'cells', column, 'cites', i), row: axis.id, column, field: `cites[${i}]` },
-            `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`);
+          problems.add(
+            { ...at(axis, 'cells', column, 'cites', i), row: axis.id, column, field: `cites[${i}]` },
+            `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`,
+          );
       });
 };
 
@@ -143,8 +180,10 @@ export const measuredOnlyInRunColumns: Check = (data, problems) => {
   for (const axis of data.axes)
     for (const [column, cell] of Object.entries(axis.cells))
       if (cell.measure && backends.get(column)?.run === false)
-        problems.add({ ...at(axis, 'cells', column, 'measure'), row: axis.id, column, field: 'measure' },
-          `measured cell in column "${column}", which was not run in this phase (backends.yaml: run: false); remove measure and cite sources instead`);
+        problems.add(
+          { ...at(axis, 'cells', column, 'measure'), row: axis.id, column, field: 'measure' },
+          `measured cell in column "${column}", which was not run in this phase (backends.yaml: run: false); remove measure and cite sources instead`,
+        );
 };
 
 export const evidenceMatchesItsCell: Check = (data, problems) => {
@@ -153,17 +192,27 @@ export const evidenceMatchesItsCell: Check = (data, problems) => {
     for (const [column, cell] of Object.entries(axis.cells)) {
       const id = cell.measure?.evidence;
       if (id === undefined) continue;
-      const where = { ...at(axis, 'cells', column, 'measure', 'evidence'), row: axis.id, column, field: 'measure.evidence' };
+      const where = {
+        ...at(axis, 'cells', column, 'measure', 'evidence'),
+        row: axis.id,
+        column,
+        field: 'measure.evidence',
+      };
       const ev = evidence.get(id);
       if (!ev) {
-        problems.add(where, `no evidence file "${id}" in content/evidence/; capture it (docs/evidence.md) or remove the line`);
+        problems.add(
+          where,
+          `no evidence file "${id}" in content/evidence/; capture it (docs/evidence.md) or remove the line`,
+        );
         continue;
       }
       const mismatch: string[] = [];
-      if (ev.exercise !== cell.measure!.exercise) mismatch.push(`exercise ${ev.exercise} (cell: ${cell.measure!.exercise})`);
+      if (ev.exercise !== cell.measure!.exercise)
+        mismatch.push(`exercise ${ev.exercise} (cell: ${cell.measure!.exercise})`);
       if (ev.axis !== axis.id) mismatch.push(`axis "${ev.axis}" (cell: "${axis.id}")`);
       if (ev.backend !== column) mismatch.push(`backend "${ev.backend}" (cell: "${column}")`);
-      if (mismatch.length > 0) problems.add(where, `evidence "${ev.id}" (${ev.file}) does not match its cell: ${mismatch.join('; ')}`);
+      if (mismatch.length > 0)
+        problems.add(where, `evidence "${ev.id}" (${ev.file}) does not match its cell: ${mismatch.join('; ')}`);
     }
 };
 
@@ -171,16 +220,20 @@ export const evidenceIsClaimed: Check = (data, problems) => {
   const claimed = new Set(data.axes.flatMap((a) => Object.values(a.cells).map((c) => c.measure?.evidence)));
   for (const ev of data.evidence)
     if (!claimed.has(ev.id))
-      problems.add({ file: ev.file, at: ['axis'], row: ev.axis, column: ev.backend, field: 'axis' },
-        `evidence "${ev.id}" is not referenced by its cell: add "evidence: ${ev.id}" under that cell's measure in ${PATHS.axes}`);
+      problems.add(
+        { file: ev.file, at: ['axis'], row: ev.axis, column: ev.backend, field: 'axis' },
+        `evidence "${ev.id}" is not referenced by its cell: add "evidence: ${ev.id}" under that cell's measure in ${PATHS.axes}`,
+      );
 };
 
 export const sourcePagesExist: Check = (data, problems) => {
   const pages = new Set(data.pages.map((p) => p.id));
   for (const s of data.sources)
     if (!pages.has(s.page))
-      problems.add({ ...at(s, 'page'), row: s.id, field: 'page' },
-        `no page "${s.page}" in content/pages/: create content/pages/${s.page}.mdx or point page at an existing one`);
+      problems.add(
+        { ...at(s, 'page'), row: s.id, field: 'page' },
+        `no page "${s.page}" in content/pages/: create content/pages/${s.page}.mdx or point page at an existing one`,
+      );
 };
 
 export const readingPagesEmbedTheirExcerpts: Check = (data, problems) => {
@@ -188,18 +241,24 @@ export const readingPagesEmbedTheirExcerpts: Check = (data, problems) => {
   for (const page of data.pages) {
     for (const embed of page.embeds)
       if (!ids.has(embed.id))
-        problems.add({ file: page.file, line: embed.line, col: 1, field: 'Excerpt id' },
-          `<Excerpt id="${embed.id}" />: no such excerpt in content/excerpts/ (ids look like "kep-3866/data-plane")`);
+        problems.add(
+          { file: page.file, line: embed.line, col: 1, field: 'Excerpt id' },
+          `<Excerpt id="${embed.id}" />: no such excerpt in content/excerpts/ (ids look like "kep-3866/data-plane")`,
+        );
     for (const source of data.sources.filter((s) => s.page === page.id)) {
       for (const e of data.excerpts.filter((x) => x.source === source.id)) {
         const id = `${source.id}/${e.id}`;
         const found = page.embeds.filter((x) => x.id === id);
         if (found.length === 0)
-          problems.add({ file: page.file, line: 1, col: 1, row: id },
-            `reading page of ${source.label} does not embed excerpt "${id}" (${e.file}): add <Excerpt id="${id}" /> where it belongs`);
+          problems.add(
+            { file: page.file, line: 1, col: 1, row: id },
+            `reading page of ${source.label} does not embed excerpt "${id}" (${e.file}): add <Excerpt id="${id}" /> where it belongs`,
+          );
         for (const dup of found.slice(1))
-          problems.add({ file: page.file, line: dup.line, col: 1, row: id },
-            `excerpt "${id}" is embedded again (first at line ${found[0]!.line}): embed each excerpt once`);
+          problems.add(
+            { file: page.file, line: dup.line, col: 1, row: id },
+            `excerpt "${id}" is embedded again (first at line ${found[0]!.line}): embed each excerpt once`,
+          );
       }
     }
   }
@@ -212,19 +271,23 @@ export const excerptIdsAreNotHeadingIds: Check = (data, problems) => {
     const page = pages.get(sources.get(e.source)?.page ?? '');
     const heading = page?.headings.find((h) => h.id === e.id);
     if (page && heading)
-      problems.add({ ...at(e, 'id'), row: e.id, field: 'id' },
-        `excerpt id "${e.id}" is also the id of the heading at ${page.file}:${heading.line}; two elements would share #${e.id}: rename the excerpt`);
+      problems.add(
+        { ...at(e, 'id'), row: e.id, field: 'id' },
+        `excerpt id "${e.id}" is also the id of the heading at ${page.file}:${heading.line}; two elements would share #${e.id}: rename the excerpt`,
+      );
   }
 };
 
 // The claims syntax (docs/claims.md): cited ids resolve, and prose cites or says it is our reading.
 
-const CITE_HINT = 'cite an excerpt "<source>/<excerpt>" (content/excerpts/<source>.yaml), a row "row/<row>" or evidence "evidence/<id>"';
+const CITE_HINT =
+  'cite an excerpt "<source>/<excerpt>" (content/excerpts/<source>.yaml), a row "row/<row>" or evidence "evidence/<id>"';
 const CLAIM_HINT =
   'add :cite[<source>/<excerpt>] after the words it supports, mark our own inference :reading[...] (or put it in a :::reading block), ' +
   'or, only if it makes no claim (it introduces what follows, or navigates), put it in an :::intro block (docs/claims.md)';
 
-const unmarkedProblem = (u: UnmarkedAt, what = `${u.kind} "${u.text}"`) => `${what} neither cites nor is marked as our reading: ${CLAIM_HINT}`;
+const unmarkedProblem = (u: UnmarkedAt, what = `${u.kind} "${u.text}"`) =>
+  `${what} neither cites nor is marked as our reading: ${CLAIM_HINT}`;
 
 /** The inline Markdown fields of the YAML, each with its place: row summaries, cells' text, excerpts' text. */
 function* inlineFields(data: ContentData) {
@@ -233,8 +296,17 @@ function* inlineFields(data: ContentData) {
     for (const [column, cell] of Object.entries(axis.cells)) {
       // Every text of a cell is inline Markdown (answer, and a short answer if there is one); cites are ids.
       for (const [key, value] of Object.entries(cell))
-        if (typeof value === 'string') yield { origin: axis, path: ['cells', column, key], md: value, row: axis.id, column, field: key };
-      if (cell.measure) yield { origin: axis, path: ['cells', column, 'measure', 'how'], md: cell.measure.how, row: axis.id, column, field: 'measure.how' };
+        if (typeof value === 'string')
+          yield { origin: axis, path: ['cells', column, key], md: value, row: axis.id, column, field: key };
+      if (cell.measure)
+        yield {
+          origin: axis,
+          path: ['cells', column, 'measure', 'how'],
+          md: cell.measure.how,
+          row: axis.id,
+          column,
+          field: 'measure.how',
+        };
     }
   }
   for (const e of data.excerpts)
@@ -249,7 +321,10 @@ export const citedIdsResolve: Check = (data, problems) => {
   for (const page of data.pages)
     for (const cite of page.cites)
       if (!targets.has(cite.id))
-        problems.add({ file: page.file, line: cite.line, col: cite.col, field: ':cite' }, `unknown cited id "${cite.id}": ${CITE_HINT}`);
+        problems.add(
+          { file: page.file, line: cite.line, col: cite.col, field: ':cite' },
+          `unknown cited id "${cite.id}": ${CITE_HINT}`,
+        );
   for (const f of inlineFields(data)) {
     if (!f.md.includes(':cite[')) continue; // most fields cite nothing: no need to parse them
     const seen = new Map<string, number>();
@@ -257,8 +332,10 @@ export const citedIdsResolve: Check = (data, problems) => {
       const nth = seen.get(cite.id) ?? 0;
       seen.set(cite.id, nth + 1);
       if (!targets.has(cite.id))
-        problems.add({ ...at(f.origin, ...f.path), seek: { text: cite.id, nth }, row: f.row, column: f.column, field: f.field },
-          `unknown cited id "${cite.id}" in :cite[...]: ${CITE_HINT}`);
+        problems.add(
+          { ...at(f.origin, ...f.path), seek: { text: cite.id, nth }, row: f.row, column: f.column, field: f.field },
+          `unknown cited id "${cite.id}" in :cite[...]: ${CITE_HINT}`,
+        );
     }
   }
 };
@@ -274,7 +351,10 @@ export const summariesCiteOrMark: Check = (data, problems) => {
   if (!ENFORCE_CLAIMS) return;
   for (const axis of data.axes)
     for (const u of scanInline(axis.summary).unmarked)
-      problems.add({ ...at(axis, 'summary'), row: axis.id, field: 'summary' }, unmarkedProblem(u, `the summary "${u.text}"`));
+      problems.add(
+        { ...at(axis, 'summary'), row: axis.id, field: 'summary' },
+        unmarkedProblem(u, `the summary "${u.text}"`),
+      );
 };
 
 // Every citation carries its words (docs/claims.md): each token of a claim (a version, a constant
@@ -297,29 +377,47 @@ function citationTexts(data: ContentData, read: LinesReader | undefined): Map<st
   }
   // A row carries what its cells' and summary's citations carry.
   for (const axis of data.axes) {
-    const ids = [...Object.values(axis.cells).flatMap((c) => c.cites), ...scanInline(axis.summary).cites.map((c) => c.id)];
+    const ids = [
+      ...Object.values(axis.cells).flatMap((c) => c.cites),
+      ...scanInline(axis.summary).cites.map((c) => c.id),
+    ];
     texts.set(`row/${axis.id}`, ids.map((id) => texts.get(id) ?? '').join('\n'));
   }
   for (const ev of data.evidence) texts.set(`evidence/${ev.id}`, JSON.stringify(ev));
   // A page that reproduces a text verbatim (claims: false, the exercise) is cited by a link to it.
   for (const page of data.pages)
-    if (page.data.claims === false && existsSync(page.file)) texts.set(`${LINK}/${routes.page(page.id)}`, readFileSync(page.file, 'utf8'));
+    if (page.data.claims === false && existsSync(page.file))
+      texts.set(`${LINK}/${routes.page(page.id)}`, readFileSync(page.file, 'utf8'));
   return texts;
 }
 
 /** One claim the rule reads: where it is, its sentences, and the ids cited for all of them (a cell's `cites`). */
-interface Claim { where: { file: string; at?: YamlPath; line?: number; row?: string; column?: string; field?: string }; sentences: Sentence[]; cites?: string[]; md?: string }
+interface Claim {
+  where: { file: string; at?: YamlPath; line?: number; row?: string; column?: string; field?: string };
+  sentences: Sentence[];
+  cites?: string[];
+  md?: string;
+}
 
 function* claimsOf(data: ContentData): Generator<Claim> {
   for (const page of data.pages)
     if (page.data.claims !== false) yield { where: { file: page.file }, sentences: page.sentences };
   for (const axis of data.axes) {
-    yield { where: { ...at(axis, 'summary'), row: axis.id, field: 'summary' }, sentences: scanInline(axis.summary).sentences, md: axis.summary };
+    yield {
+      where: { ...at(axis, 'summary'), row: axis.id, field: 'summary' },
+      sentences: scanInline(axis.summary).sentences,
+      md: axis.summary,
+    };
     for (const [column, cell] of Object.entries(axis.cells))
       for (const key of ['short', 'answer'] as const) {
         const md = cell[key];
         if (md !== undefined)
-          yield { where: { ...at(axis, 'cells', column, key), row: axis.id, column, field: key }, sentences: scanInline(md).sentences, cites: cell.cites, md };
+          yield {
+            where: { ...at(axis, 'cells', column, key), row: axis.id, column, field: key },
+            sentences: scanInline(md).sentences,
+            cites: cell.cites,
+            md,
+          };
       }
   }
   for (const f of data.figures) {
@@ -328,9 +426,14 @@ function* claimsOf(data: ContentData): Generator<Claim> {
       ...f.steps.map((s, i) => ({ ...s, list: 'steps', i })),
     ];
     for (const { list, i, id, lane, label, cites } of items)
-      if (cites !== undefined) // else reading: true
-        yield { where: { ...inFigure(f, list, i, 'label'), row: id, column: lane, field: `${list}[${i}].label` },
-          sentences: scanInline(label).sentences, cites, md: label };
+      if (cites !== undefined)
+        // else reading: true
+        yield {
+          where: { ...inFigure(f, list, i, 'label'), row: id, column: lane, field: `${list}[${i}].label` },
+          sentences: scanInline(label).sentences,
+          cites,
+          md: label,
+        };
   }
 }
 
@@ -352,17 +455,31 @@ export function tokenReport(data: ContentData, read: LinesReader | undefined): T
       const ids = [...new Set([...sentence.cites, ...(claim.cites ?? [])])];
       for (const token of sentence.tokens) {
         report.checked++;
-        if (ids.some((id) => { const t = texts.get(id); return t != null && carries(t, token); })) continue;
-        if (ids.some((id) => texts.get(id) === null)) { report.skipped++; continue; }
-        const looked = ids.filter((id) => texts.has(id) || !id.startsWith(LINK))
-          .map((id) => { const e = excerpts.get(id); return e ? `${id} (${linesText(e.lines)})` : id.startsWith(LINK) ? `the page ${id.slice(LINK.length)}` : id; });
+        if (
+          ids.some((id) => {
+            const t = texts.get(id);
+            return t != null && carries(t, token);
+          })
+        )
+          continue;
+        if (ids.some((id) => texts.get(id) === null)) {
+          report.skipped++;
+          continue;
+        }
+        const looked = ids
+          .filter((id) => texts.has(id) || !id.startsWith(LINK))
+          .map((id) => {
+            const e = excerpts.get(id);
+            return e ? `${id} (${linesText(e.lines)})` : id.startsWith(LINK) ? `the page ${id.slice(LINK.length)}` : id;
+          });
         report.failures.push({ claim, token, looked });
       }
     }
   return report;
 }
 
-const CARRY_HINT = 'cite the lines that carry it (or widen the excerpt to them), reword, or mark the sentence as our reading :reading[...] (docs/claims.md)';
+const CARRY_HINT =
+  'cite the lines that carry it (or widen the excerpt to them), reword, or mark the sentence as our reading :reading[...] (docs/claims.md)';
 const sharedLines = () => folderLines(kubernetesSources());
 
 /** The rule, reading code notes from `lines` (default: the kubernetes/kubernetes copies beside the repository). */
@@ -373,9 +490,15 @@ export function citationsCarryTokens(lines: () => LinesReader | undefined = shar
     if (!read) sayUnread();
     for (const { claim, token, looked } of tokenReport(data, read).failures) {
       const nth = claim.md === undefined ? 0 : claim.md.slice(0, token.offset).split(token.value).length - 1;
-      const where = claim.md === undefined ? { ...claim.where, line: token.line, col: token.col } : { ...claim.where, seek: { text: token.value, nth } };
+      const where =
+        claim.md === undefined
+          ? { ...claim.where, line: token.line, col: token.col }
+          : { ...claim.where, seek: { text: token.value, nth } };
       const said = looked.length === 0 ? 'this sentence cites nothing' : `looked in ${looked.join(', ')}`;
-      problems.add(where, `${token.kind} "${token.value}" is in none of its sentence's citations (${said}): ${CARRY_HINT}`);
+      problems.add(
+        where,
+        `${token.kind} "${token.value}" is in none of its sentence's citations (${said}): ${CARRY_HINT}`,
+      );
     }
   };
 }
@@ -386,7 +509,10 @@ export function citationsCarryTokens(lines: () => LinesReader | undefined = shar
  * hold is left to `npm run verify:anchors`, which reports it missing: the build does not block a
  * note on a file not yet copied.
  */
-export function anchorsInTheirLines(files: () => FileReader | undefined = () => folderFiles(kubernetesSources()), repo = KUBERNETES_REPO): Check {
+export function anchorsInTheirLines(
+  files: () => FileReader | undefined = () => folderFiles(kubernetesSources()),
+  repo = KUBERNETES_REPO,
+): Check {
   return function anchorsInTheirLines(data, problems) {
     const read = files();
     if (!read) return sayUnread();
@@ -408,12 +534,16 @@ export const codeNotesHaveAnchors: Check = (data, problems) => {
   for (const e of data.excerpts) {
     const row = `${e.source}/${e.id}`;
     if (e.note !== undefined && e.anchor === undefined)
-      problems.add({ ...at(e, 'note'), row, field: 'anchor' },
+      problems.add(
+        { ...at(e, 'note'), row, field: 'anchor' },
         'a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines ' +
-        '(e.g. a chain prefix or a function name, never a whole statement), so anyone can re-find them at the pinned commit');
+          '(e.g. a chain prefix or a function name, never a whole statement), so anyone can re-find them at the pinned commit',
+      );
     else if (e.anchor !== undefined && (e.anchor.length > ANCHOR_MAX || /\n/.test(e.anchor)))
-      problems.add({ ...at(e, 'anchor'), row, field: 'anchor' },
-        `an anchor is one short token from the lines (an identifier or a string literal, at most ${ANCHOR_MAX} characters on one line), never a whole statement`);
+      problems.add(
+        { ...at(e, 'anchor'), row, field: 'anchor' },
+        `an anchor is one short token from the lines (an identifier or a string literal, at most ${ANCHOR_MAX} characters on one line), never a whole statement`,
+      );
   }
 };
 
@@ -421,8 +551,10 @@ export const navSectionsAreMenuPages: Check = (data, problems) => {
   const menu = new Set(data.pages.filter((p) => p.data.menu).map((p) => p.id));
   for (const page of data.pages)
     if (page.data.section !== undefined && !menu.has(page.data.section))
-      problems.add({ file: page.file, ...page.keys.section, field: 'section' },
-        `no navigation entry "${page.data.section}": section names a page with "menu: true" (${listOf(menu)})`);
+      problems.add(
+        { file: page.file, ...page.keys.section, field: 'section' },
+        `no navigation entry "${page.data.section}": section names a page with "menu: true" (${listOf(menu)})`,
+      );
 };
 
 // Figures (content/figures/<id>.yaml): every name a figure uses must exist, in the figure or in
@@ -437,8 +569,12 @@ export const figureLanesNameKnownBackends: Check = (data, problems) => {
     f.lanes.forEach((lane, i) => {
       const where = { ...inFigure(f, 'lanes', i, 'backend'), column: lane.backend, field: `lanes[${i}].backend` };
       if (!backends.has(lane.backend))
-        problems.add(where, `unknown backend "${lane.backend}" (backends: ${listOf(backends)}): a lane shows one column of ${PATHS.backends}`);
-      else if (seen.has(lane.backend)) problems.add(where, `backend "${lane.backend}" has a lane already: one lane per backend`);
+        problems.add(
+          where,
+          `unknown backend "${lane.backend}" (backends: ${listOf(backends)}): a lane shows one column of ${PATHS.backends}`,
+        );
+      else if (seen.has(lane.backend))
+        problems.add(where, `backend "${lane.backend}" has a lane already: one lane per backend`);
       seen.add(lane.backend);
     });
   }
@@ -449,7 +585,10 @@ export const figureRowsExist: Check = (data, problems) => {
   for (const f of data.figures)
     f.rows.forEach((row, i) => {
       if (!rows.has(row))
-        problems.add({ ...inFigure(f, 'rows', i), field: `rows[${i}]` }, `unknown row "${row}" (rows: ${listOf(rows)}): name an axis id of ${PATHS.axes}`);
+        problems.add(
+          { ...inFigure(f, 'rows', i), field: `rows[${i}]` },
+          `unknown row "${row}" (rows: ${listOf(rows)}): name an axis id of ${PATHS.axes}`,
+        );
     });
 };
 
@@ -458,7 +597,11 @@ export const figureStepsAreUnique: Check = (data, problems) => {
     const seen = new Map<string, string>();
     const claim = (id: string, what: string, path: YamlPath, field: string) => {
       const first = seen.get(id);
-      if (first) problems.add({ ...inFigure(f, ...path), row: id, field }, `id "${id}" is already the id of ${first} in this figure: ids must be unique; rename one`);
+      if (first)
+        problems.add(
+          { ...inFigure(f, ...path), row: id, field },
+          `id "${id}" is already the id of ${first} in this figure: ids must be unique; rename one`,
+        );
       else seen.set(id, `${what} ${path[1] as number}`);
     };
     (f.stages ?? []).forEach((s, i) => claim(s.id, 'stage', ['stages', i, 'id'], `stages[${i}].id`));
@@ -471,11 +614,22 @@ export const figureStepsNameTheirLaneAndStage: Check = (data, problems) => {
     const lanes = new Set(f.lanes.map((l) => l.backend));
     const stages = new Set((f.stages ?? []).map((s) => s.id));
     f.steps.forEach((step, i) => {
-      const where = (key: string) => ({ ...inFigure(f, 'steps', i, key), row: step.id, column: step.lane, field: `steps[${i}].${key}` });
+      const where = (key: string) => ({
+        ...inFigure(f, 'steps', i, key),
+        row: step.id,
+        column: step.lane,
+        field: `steps[${i}].${key}`,
+      });
       if (!lanes.has(step.lane))
-        problems.add(where('lane'), `no lane "${step.lane}" in this figure (lanes: ${listOf(lanes)}); add it under lanes: or fix the step's lane`);
+        problems.add(
+          where('lane'),
+          `no lane "${step.lane}" in this figure (lanes: ${listOf(lanes)}); add it under lanes: or fix the step's lane`,
+        );
       if (f.stages && step.stage === undefined)
-        problems.add(where('id'), `this figure has stages: say which one the step belongs to (stage: one of ${listOf(stages)})`);
+        problems.add(
+          where('id'),
+          `this figure has stages: say which one the step belongs to (stage: one of ${listOf(stages)})`,
+        );
       if (step.stage !== undefined && !stages.has(step.stage))
         problems.add(where('stage'), `no stage "${step.stage}" in this figure (stages: ${listOf(stages)})`);
     });
@@ -489,12 +643,22 @@ export const figureEdgesJoinSteps: Check = (data, problems) => {
     f.edges.forEach((edge, i) => {
       for (const end of ['from', 'to'] as const)
         if (!steps.has(edge[end]))
-          problems.add({ ...inFigure(f, 'edges', i, end), row: `${edge.from} -> ${edge.to}`, field: `edges[${i}].${end}` },
-            `no step "${edge[end]}" in this figure: an edge joins two step ids of this file`);
-      const from = lanes.get(edge.from), to = lanes.get(edge.to);
+          problems.add(
+            { ...inFigure(f, 'edges', i, end), row: `${edge.from} -> ${edge.to}`, field: `edges[${i}].${end}` },
+            `no step "${edge[end]}" in this figure: an edge joins two step ids of this file`,
+          );
+      const from = lanes.get(edge.from),
+        to = lanes.get(edge.to);
       if (from !== undefined && to !== undefined && from !== to)
-        problems.add({ ...inFigure(f, 'edges', i, 'to'), row: `${edge.from} -> ${edge.to}`, column: from, field: `edges[${i}].to` },
-          `the edge goes from lane "${from}" to lane "${to}": an edge joins two steps of one lane (the lanes are drawn apart)`);
+        problems.add(
+          {
+            ...inFigure(f, 'edges', i, 'to'),
+            row: `${edge.from} -> ${edge.to}`,
+            column: from,
+            field: `edges[${i}].to`,
+          },
+          `the edge goes from lane "${from}" to lane "${to}": an edge joins two steps of one lane (the lanes are drawn apart)`,
+        );
     });
   }
 };
@@ -509,21 +673,49 @@ export const figureCitesResolve: Check = (data, problems) => {
     for (const { list, i, id: item, lane, cites } of items)
       (cites ?? []).forEach((id, j) => {
         if (!ids.has(id))
-          problems.add({ ...inFigure(f, list, i, 'cites', j), row: item, column: lane, field: `${list}[${i}].cites[${j}]` },
-            `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`);
+          problems.add(
+            { ...inFigure(f, list, i, 'cites', j), row: item, column: lane, field: `${list}[${i}].cites[${j}]` },
+            `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`,
+          );
       });
   }
 };
 
 /** Every rule, in the order an author meets the files. */
 export const CHECKS: readonly Check[] = [
-  uniqueSourceIds, excerptFilesNameASource, uniqueExcerptIds, quotesOnlyFromPinnedCopies, codeNotesHaveAnchors, oneAnchorPerPage,
-  uniqueBackendIds, formerBackendIdsAreFree, formerBackendIdsClaimedOnce,
-  uniqueAxisIds, formerAxisIdsAreFree, formerAxisIdsClaimedOnce, cellsNameKnownBackends, everyRowHasEveryCell, citesResolve, measuredOnlyInRunColumns,
-  evidenceMatchesItsCell, evidenceIsClaimed, sourcePagesExist, readingPagesEmbedTheirExcerpts, excerptIdsAreNotHeadingIds,
-  figureLanesNameKnownBackends, figureRowsExist, figureStepsAreUnique, figureStepsNameTheirLaneAndStage, figureEdgesJoinSteps, figureCitesResolve,
+  uniqueSourceIds,
+  excerptFilesNameASource,
+  uniqueExcerptIds,
+  quotesOnlyFromPinnedCopies,
+  codeNotesHaveAnchors,
+  oneAnchorPerPage,
+  uniqueBackendIds,
+  formerBackendIdsAreFree,
+  formerBackendIdsClaimedOnce,
+  uniqueAxisIds,
+  formerAxisIdsAreFree,
+  formerAxisIdsClaimedOnce,
+  cellsNameKnownBackends,
+  everyRowHasEveryCell,
+  citesResolve,
+  measuredOnlyInRunColumns,
+  evidenceMatchesItsCell,
+  evidenceIsClaimed,
+  sourcePagesExist,
+  readingPagesEmbedTheirExcerpts,
+  excerptIdsAreNotHeadingIds,
+  figureLanesNameKnownBackends,
+  figureRowsExist,
+  figureStepsAreUnique,
+  figureStepsNameTheirLaneAndStage,
+  figureEdgesJoinSteps,
+  figureCitesResolve,
   navSectionsAreMenuPages,
-  citedIdsResolve, summariesCiteOrMark, claimPagesCiteOrMark, citationsCarryTokens(), anchorsInTheirLines(),
+  citedIdsResolve,
+  summariesCiteOrMark,
+  claimPagesCiteOrMark,
+  citationsCarryTokens(),
+  anchorsInTheirLines(),
 ];
 
 export function checkContent(data: ContentData, problems: Problems): void {

@@ -41,19 +41,34 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
     if (!source) continue;
     const id = `${e.source}/${e.id}`;
     targets.set(id, {
-      id, kind: 'excerpt', href: `/${routes.excerpt(source.page, e.id)}`,
-      label: source.label, text: citeText(source.label, e.lines), detail: e.path ? `, ${e.path}` : '', prefix: 'Source: ',
+      id,
+      kind: 'excerpt',
+      href: `/${routes.excerpt(source.page, e.id)}`,
+      label: source.label,
+      text: citeText(source.label, e.lines),
+      detail: e.path ? `, ${e.path}` : '',
+      prefix: 'Source: ',
     });
   }
   for (const axis of data.axes)
     targets.set(`row/${axis.id}`, {
-      id: `row/${axis.id}`, kind: 'row', href: `/${routes.rowAnchor(axis.id)}`,
-      label: 'table', text: `${axis.id.replace(/-/g, ' ')} row`, detail: `: ${axis.question}`, prefix: '',
+      id: `row/${axis.id}`,
+      kind: 'row',
+      href: `/${routes.rowAnchor(axis.id)}`,
+      label: 'table',
+      text: `${axis.id.replace(/-/g, ' ')} row`,
+      detail: `: ${axis.question}`,
+      prefix: '',
     });
   for (const ev of data.evidence)
     targets.set(`evidence/${ev.id}`, {
-      id: `evidence/${ev.id}`, kind: 'evidence', href: `/${routes.evidence(ev.id)}`,
-      label: 'evidence', text: 'evidence', detail: ` ${ev.id}, captured ${ev.captured}`, prefix: '',
+      id: `evidence/${ev.id}`,
+      kind: 'evidence',
+      href: `/${routes.evidence(ev.id)}`,
+      label: 'evidence',
+      text: 'evidence',
+      detail: ` ${ev.id}, captured ${ev.captured}`,
+      prefix: '',
     });
   return targets;
 }
@@ -63,7 +78,12 @@ function signature(dir: string): string {
   const files = [PATHS.sources, PATHS.axes].map((f) => join(dir, f));
   for (const sub of [PATHS.excerpts, PATHS.evidence]) {
     const d = join(dir, sub);
-    if (existsSync(d)) files.push(...readdirSync(d).sort().map((f) => join(d, f)));
+    if (existsSync(d))
+      files.push(
+        ...readdirSync(d)
+          .sort()
+          .map((f) => join(d, f)),
+      );
   }
   return files.map((f) => (existsSync(f) ? `${f}@${statSync(f).mtimeMs}` : f)).join('\n');
 }
@@ -77,10 +97,17 @@ export function citeIndex(dir: string): () => Promise<CiteResolver> {
   return async () => {
     const key = signature(dir);
     if (cached?.key !== key) {
-      const read = <K extends 'sources' | 'excerpts' | 'axes' | 'evidence'>(name: K) => readCollection(name, dir, plainRender);
-      const targets = Promise.all([read('sources'), read('excerpts'), read('axes'), read('evidence')])
-        .then(([sources, excerpts, axes, evidence]) =>
-          citeTargets({ sources: sources.entries, excerpts: excerpts.entries, axes: axes.entries, evidence: evidence.entries }));
+      const read = <K extends 'sources' | 'excerpts' | 'axes' | 'evidence'>(name: K) =>
+        readCollection(name, dir, plainRender);
+      const targets = Promise.all([read('sources'), read('excerpts'), read('axes'), read('evidence')]).then(
+        ([sources, excerpts, axes, evidence]) =>
+          citeTargets({
+            sources: sources.entries,
+            excerpts: excerpts.entries,
+            axes: axes.entries,
+            evidence: evidence.entries,
+          }),
+      );
       cached = { key, targets };
     }
     const targets = await cached.targets;

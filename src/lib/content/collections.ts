@@ -5,7 +5,16 @@
 import { join } from 'node:path';
 import type { Render } from './inline.ts';
 import type { Read } from './entries.ts';
-import { readSite, readSources, readBackends, readAxes, readExcerpts, readEvidence, readPages, readFigures } from './read.ts';
+import {
+  readSite,
+  readSources,
+  readBackends,
+  readAxes,
+  readExcerpts,
+  readEvidence,
+  readPages,
+  readFigures,
+} from './read.ts';
 
 interface Collection<T> {
   /** The file or folder it reads, relative to the content folder. */
@@ -40,10 +49,16 @@ export type ContentData = { site: EntryOf<'site'> } & { [K in Exclude<Collection
 export type ContentReads = { [K in CollectionName]: Read<EntryOf<K>> };
 
 /** Paths of the collections, relative to the content folder (for messages and the tools). */
-export const PATHS = Object.fromEntries(COLLECTION_NAMES.map((n) => [n, COLLECTIONS[n].path])) as { [K in CollectionName]: string };
+export const PATHS = Object.fromEntries(COLLECTION_NAMES.map((n) => [n, COLLECTIONS[n].path])) as {
+  [K in CollectionName]: string;
+};
 
 /** One collection of a content folder, read from disk. */
-export function readCollection<K extends CollectionName>(name: K, dir: string, render: Render): Promise<ContentReads[K]> {
+export function readCollection<K extends CollectionName>(
+  name: K,
+  dir: string,
+  render: Render,
+): Promise<ContentReads[K]> {
   const { path, read } = COLLECTIONS[name] as unknown as Collection<EntryOf<K>>;
   return read(join(dir, path), render) as Promise<ContentReads[K]>;
 }

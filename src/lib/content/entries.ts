@@ -7,9 +7,14 @@ import type { PageScan } from './page-scan.ts';
 import type { Reading } from './evidence/index.ts';
 
 /** Where an entry came from: its file and, in a list file, its index. */
-export interface Origin { file: string; index: number }
+export interface Origin {
+  file: string;
+  index: number;
+}
 
-export interface SiteEntry extends Site { file: string }
+export interface SiteEntry extends Site {
+  file: string;
+}
 export interface SourceEntry extends Source, Origin {}
 export interface BackendEntry extends Backend, Origin {}
 /** A cell as written, with its rendered answer (and how it is measured) on the cell itself. */

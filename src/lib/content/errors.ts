@@ -51,7 +51,8 @@ export class ContentError extends AstroError {
     this.name = 'ContentError';
     this.problems = problems;
     const first = problems[0];
-    this.loc = first?.line === undefined ? undefined : { file: resolve(first.file), line: first.line, column: first.col ?? 1 };
+    this.loc =
+      first?.line === undefined ? undefined : { file: resolve(first.file), line: first.line, column: first.col ?? 1 };
     this.stack = '';
   }
 }
@@ -61,7 +62,10 @@ export const fieldName = (path: YamlPath): string =>
   path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${k}` : k), '');
 
 /** Text to find inside the value at a path: its `nth` occurrence (0 = the first), e.g. a cited id in a cell's answer. */
-export interface Seek { text: string; nth?: number }
+export interface Seek {
+  text: string;
+  nth?: number;
+}
 
 /**
  * Finds the line and column of a path inside a content file, when the file was read with
@@ -91,5 +95,7 @@ export class Problems {
 
 /** File, then line: the order an author walks through them. */
 export function sortProblems(list: Problem[]): Problem[] {
-  return [...list].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+  return [...list].sort(
+    (a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0),
+  );
 }

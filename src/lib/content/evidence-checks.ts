@@ -12,9 +12,16 @@ export function readEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: Pr
   const add = (field: keyof Evidence, problem: string) =>
     problems.push({ file: yaml.file, ...yaml.at([field]), row: ev.axis, column: ev.backend, field, problem });
   const { problem, line, reading } = readOutput(ev.exercise, ev.backend, ev.output);
-  if (problem) add('output', `${line !== undefined ? `output line ${line}: ` : ''}${problem}; capture it again with tools/capture/kube-proxy-evidence.sh`);
+  if (problem)
+    add(
+      'output',
+      `${line !== undefined ? `output line ${line}: ` : ''}${problem}; capture it again with tools/capture/kube-proxy-evidence.sh`,
+    );
   if (ev.sha256 !== undefined && sha256(ev.output) !== ev.sha256)
-    add('output', `output was edited after capture: its sha256 is ${sha256(ev.output)}, the capture recorded ${ev.sha256}; restore the captured output`);
+    add(
+      'output',
+      `output was edited after capture: its sha256 is ${sha256(ev.output)}, the capture recorded ${ev.sha256}; restore the captured output`,
+    );
   if (ev.mode !== undefined && ev.mode !== ev.backend)
     add('mode', `captured with kube-proxy in mode "${ev.mode}", but this is evidence for the "${ev.backend}" column`);
   return { problems, ...(reading && { reading }) };

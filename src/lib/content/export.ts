@@ -16,7 +16,13 @@ export function toJSON(model: TableModel, siteRoot: string) {
   return {
     title: model.site.title,
     asOf: model.site.asOf,
-    backends: model.backends.map((b) => ({ id: b.id, ...(b.formerly && { formerly: b.formerly }), name: b.name, run: b.run, status: b.status })),
+    backends: model.backends.map((b) => ({
+      id: b.id,
+      ...(b.formerly && { formerly: b.formerly }),
+      name: b.name,
+      run: b.run,
+      status: b.status,
+    })),
     counts: model.counts,
     rows: model.rows.map((row) => ({
       id: row.id,
@@ -36,7 +42,9 @@ export function toJSON(model: TableModel, siteRoot: string) {
             short: cell.short,
             answer: cell.answer,
             ...(cell.provenance !== 'cited' && { exercise: cell.exercise, how: cell.how }),
-            ...(cell.provenance === 'measured' && { evidence: new URL(routes.evidence(cell.evidence.id), siteRoot).href }),
+            ...(cell.provenance === 'measured' && {
+              evidence: new URL(routes.evidence(cell.evidence.id), siteRoot).href,
+            }),
             cites: cell.cites.map(cite(siteRoot)),
           },
         ]),
@@ -56,11 +64,19 @@ export function toCSV(model: TableModel, siteRoot: string): string {
   const lines = [header];
   for (const row of model.rows) {
     for (const cell of row.cells) {
-      lines.push([
-        row.id, row.question, cell.backend.id, cell.provenance, cell.provenance === 'cited' ? '' : cell.exercise, plainText(cell.shortHtml), plainText(cell.answerHtml),
-        cell.cites.map((c) => c.id).join(' '),
-        cell.cites.map((c) => new URL(c.href, siteRoot).href).join(' '),
-      ].map(String));
+      lines.push(
+        [
+          row.id,
+          row.question,
+          cell.backend.id,
+          cell.provenance,
+          cell.provenance === 'cited' ? '' : cell.exercise,
+          plainText(cell.shortHtml),
+          plainText(cell.answerHtml),
+          cell.cites.map((c) => c.id).join(' '),
+          cell.cites.map((c) => new URL(c.href, siteRoot).href).join(' '),
+        ].map(String),
+      );
     }
   }
   return lines.map((l) => l.map(csvField).join(',')).join('\r\n') + '\r\n';

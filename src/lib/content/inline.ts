@@ -5,14 +5,14 @@
 export type Render = (markdown: string) => Promise<string>;
 
 /** For plain-Node callers that never render a page: the text, HTML-escaped. */
-export const plainRender: Render = async (md) =>
-  md.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const plainRender: Render = async (md) => md.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * Block syntax at a line's start (a quote that begins "* kube-proxy ...") escaped so it stays text.
  * The page scan (page-scan.ts) parses a field as rendered here, through this same function.
  */
-export const escapeBlockSyntax = (md: string): string => md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');
+export const escapeBlockSyntax = (md: string): string =>
+  md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');
 
 /** Inline Markdown, with block syntax escaped; the one paragraph the renderer wraps it in is removed. */
 export async function renderInline(render: Render, md: string): Promise<string> {
@@ -20,4 +20,3 @@ export async function renderInline(render: Render, md: string): Promise<string> 
   const m = /^<p>([\s\S]*)<\/p>$/.exec(html);
   return m && !m[1]!.includes('<p>') ? m[1]! : html;
 }
-

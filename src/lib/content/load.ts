@@ -33,8 +33,13 @@ export async function loadContent(dir: string, render: Render = plainRender): Pr
   const all = Object.values(read) as Read<unknown>[];
   const readProblems = all.flatMap((r) => r.problems);
   const data: ContentData = {
-    site: read.site.entries[0]!, sources: read.sources.entries, backends: read.backends.entries, axes: read.axes.entries,
-    excerpts: read.excerpts.entries, evidence: read.evidence.entries, pages: read.pages.entries,
+    site: read.site.entries[0]!,
+    sources: read.sources.entries,
+    backends: read.backends.entries,
+    axes: read.axes.entries,
+    excerpts: read.excerpts.entries,
+    evidence: read.evidence.entries,
+    pages: read.pages.entries,
     figures: read.figures.entries,
   } satisfies { [K in keyof typeof read]: unknown };
   if (!data.site) throw new ContentError(readProblems);
@@ -52,9 +57,18 @@ export async function loadTable(dir: string, render: Render = plainRender): Prom
  * Only sources.yaml and excerpts/*.yaml, validated by their schemas (what the quote and anchor checks
  * need), with a locator over those files so the checks can name a problem's line and column.
  */
-export async function loadSourcesAndExcerpts(dir: string): Promise<Pick<ContentData, 'sources' | 'excerpts'> & { locate: Locator }> {
-  const [sources, excerpts] = await Promise.all([readCollection('sources', dir, plainRender), readCollection('excerpts', dir, plainRender)]);
+export async function loadSourcesAndExcerpts(
+  dir: string,
+): Promise<Pick<ContentData, 'sources' | 'excerpts'> & { locate: Locator }> {
+  const [sources, excerpts] = await Promise.all([
+    readCollection('sources', dir, plainRender),
+    readCollection('excerpts', dir, plainRender),
+  ]);
   const problems = [...sources.problems, ...excerpts.problems];
   if (problems.length > 0) throw new ContentError(sortProblems(problems));
-  return { sources: sources.entries, excerpts: excerpts.entries, locate: locatorFor([...sources.files, ...excerpts.files]) };
+  return {
+    sources: sources.entries,
+    excerpts: excerpts.entries,
+    locate: locatorFor([...sources.files, ...excerpts.files]),
+  };
 }

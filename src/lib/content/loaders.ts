@@ -43,7 +43,11 @@ class Session {
     const all = NAMES.map(get);
     const lists = Object.fromEntries(NAMES.map((n) => [n, get(n).entries]));
     const data = { ...lists, site: lists.site![0] } as ContentData;
-    return combine(all.flatMap((r) => r.problems), data, locatorFor(all.flatMap((r) => r.files)));
+    return combine(
+      all.flatMap((r) => r.problems),
+      data,
+      locatorFor(all.flatMap((r) => r.files)),
+    );
   }
 }
 
@@ -81,7 +85,9 @@ function batched(fn: () => Promise<void>, onError: (e: unknown) => void): () => 
  */
 export function yamlCollection(name: Exclude<CollectionName, 'pages'>, contentDir: string): Loader {
   const { path, read, id } = COLLECTIONS[name] as unknown as {
-    path: string; read: (abs: string, render: Render) => Promise<Read<object>>; id: (entry: object) => string;
+    path: string;
+    read: (abs: string, render: Render) => Promise<Read<object>>;
+    id: (entry: object) => string;
   };
   const watched = resolve(contentDir, path);
   return {
@@ -130,16 +136,32 @@ export function pagesCollection(contentDir: string, path: string): Loader {
         }
         session.report('pages', read);
       };
-      const later = batched(async () => rescan(), (e) => ctx.logger.error(String(e)));
+      const later = batched(
+        async () => rescan(),
+        (e) => ctx.logger.error(String(e)),
+      );
       // The store glob writes to: every change after the first load (dev) re-scans the pages. Not
       // during it: glob reads the files asynchronously, and a rescan between two files would report
       // the pages read so far; were every other collection in by then, the rules would run on that
       // part and fail the build with "no page" problems (tests/unit/loaders.test.ts).
       let loaded = false;
-      const changed = () => { if (loaded) later(); };
+      const changed = () => {
+        if (loaded) later();
+      };
       const store: typeof ctx.store = Object.create(ctx.store, {
-        set: { value: (entry: Parameters<typeof ctx.store.set>[0]) => { const r = ctx.store.set(entry); changed(); return r; } },
-        delete: { value: (id: string) => { ctx.store.delete(id); changed(); } },
+        set: {
+          value: (entry: Parameters<typeof ctx.store.set>[0]) => {
+            const r = ctx.store.set(entry);
+            changed();
+            return r;
+          },
+        },
+        delete: {
+          value: (id: string) => {
+            ctx.store.delete(id);
+            changed();
+          },
+        },
       });
       await inner.load({
         ...ctx,

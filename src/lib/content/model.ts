@@ -40,9 +40,16 @@ interface Measurable {
   how: string;
   howHtml: string;
 }
-export interface CitedCell extends CellBase { provenance: 'cited' }
-export interface ToMeasureCell extends CellBase, Measurable { provenance: 'to-measure' }
-export interface MeasuredCell extends CellBase, Measurable { provenance: 'measured'; evidence: EvidenceEntry }
+export interface CitedCell extends CellBase {
+  provenance: 'cited';
+}
+export interface ToMeasureCell extends CellBase, Measurable {
+  provenance: 'to-measure';
+}
+export interface MeasuredCell extends CellBase, Measurable {
+  provenance: 'measured';
+  evidence: EvidenceEntry;
+}
 /** One per provenance: a measured cell cannot exist without its evidence. */
 export type CellModel = CitedCell | ToMeasureCell | MeasuredCell;
 
@@ -70,7 +77,9 @@ export interface TableModel {
 }
 
 /** What the model needs of the content: every collection, pages by id and frontmatter only. */
-export type ModelInput = Omit<ContentData, 'pages' | 'figures'> & { pages: ReadonlyArray<{ id: string; data: PageData }> };
+export type ModelInput = Omit<ContentData, 'pages' | 'figures'> & {
+  pages: ReadonlyArray<{ id: string; data: PageData }>;
+};
 
 /** The repository path of an excerpt's file: the source itself, or a sibling such as kep.yaml. */
 export const upstreamPath = (source: Pick<SourceEntry, 'path'>, excerpt: Pick<ExcerptEntry, 'path'>): string =>
@@ -96,7 +105,13 @@ export function assembleTable(data: ModelInput): TableModel {
   for (const e of data.excerpts) {
     const source = sources.get(e.source)!;
     const id = `${e.source}/${e.id}`;
-    excerpts.set(id, { id, excerpt: e, source, href: routes.excerpt(source.page, e.id), upstream: upstreamUrl(source, e) });
+    excerpts.set(id, {
+      id,
+      excerpt: e,
+      source,
+      href: routes.excerpt(source.page, e.id),
+      upstream: upstreamUrl(source, e),
+    });
   }
   const evidence = new Map(data.evidence.map((e) => [e.id, e]));
   const counts: Record<Provenance, number> = { measured: 0, 'to-measure': 0, cited: 0 };
@@ -110,13 +125,22 @@ export function assembleTable(data: ModelInput): TableModel {
     cells: data.backends.map((backend): CellModel => {
       const cell = axis.cells[backend.id]!;
       const html = cell.html;
-      const base: CellBase = { backend, short: cell.short, shortHtml: html.short, answer: cell.answer, answerHtml: html.answer, cites: cell.cites.map((id) => excerpts.get(id)!) };
+      const base: CellBase = {
+        backend,
+        short: cell.short,
+        shortHtml: html.short,
+        answer: cell.answer,
+        answerHtml: html.answer,
+        cites: cell.cites.map((id) => excerpts.get(id)!),
+      };
       let out: CellModel;
       if (!cell.measure) out = { ...base, provenance: 'cited' };
       else {
         const m = { exercise: cell.measure.exercise, how: cell.measure.how, howHtml: html.how ?? '' };
         const ev = cell.measure.evidence === undefined ? undefined : evidence.get(cell.measure.evidence);
-        out = ev ? { ...base, ...m, provenance: 'measured', evidence: ev } : { ...base, ...m, provenance: 'to-measure' };
+        out = ev
+          ? { ...base, ...m, provenance: 'measured', evidence: ev }
+          : { ...base, ...m, provenance: 'to-measure' };
       }
       counts[out.provenance] += 1;
       return out;
@@ -124,14 +148,27 @@ export function assembleTable(data: ModelInput): TableModel {
   }));
 
   const pages = pageModels(data.pages);
-  return { site: data.site, backends: data.backends, rows, counts, excerpts, sources: data.sources, evidence: data.evidence, pages, nav: navigation(pages) };
+  return {
+    site: data.site,
+    backends: data.backends,
+    rows,
+    counts,
+    excerpts,
+    sources: data.sources,
+    evidence: data.evidence,
+    pages,
+    nav: navigation(pages),
+  };
 }
 
 /**
  * Every element id a cell answers to besides its own: each pairing of the row's and the backend's
  * current and former ids, so a cell link shared before a rename still lands on the cell.
  */
-export function formerCellIds(row: Pick<RowModel, 'id' | 'formerly'>, backend: Pick<BackendEntry, 'id' | 'formerly'>): string[] {
+export function formerCellIds(
+  row: Pick<RowModel, 'id' | 'formerly'>,
+  backend: Pick<BackendEntry, 'id' | 'formerly'>,
+): string[] {
   const rows = [row.id, ...row.formerly];
   const backends = [backend.id, ...(backend.formerly ?? [])];
   return rows.flatMap((r) => backends.map((b) => routes.cellId(r, b))).slice(1);

@@ -15,5 +15,8 @@ export function movedRowPaths(dir: string): string[] {
   const axes: unknown = parse(readFileSync(join(dir, AXES), 'utf8'));
   if (!Array.isArray(axes)) return [];
   return axes.flatMap((axis: { formerly?: unknown }) =>
-    Array.isArray(axis?.formerly) ? axis.formerly.filter((old) => typeof old === 'string').map((old: string) => routes.row(old)) : []);
+    Array.isArray(axis?.formerly)
+      ? axis.formerly.filter((old) => typeof old === 'string').map((old: string) => routes.row(old))
+      : [],
+  );
 }

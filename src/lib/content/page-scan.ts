@@ -17,8 +17,13 @@ import { CITE, READING, INTRO, citeIds } from '../remark-claims.ts';
 import { escapeBlockSyntax } from './inline.ts';
 import { textTokens, type Token } from './tokens.ts';
 
-export interface At { line: number; col: number }
-export interface CiteAt extends At { id: string }
+export interface At {
+  line: number;
+  col: number;
+}
+export interface CiteAt extends At {
+  id: string;
+}
 /** A paragraph, list item or table row with neither a citation nor a reading mark. */
 export interface UnmarkedAt extends At {
   kind: 'paragraph' | 'list item' | 'table row';
@@ -27,9 +32,14 @@ export interface UnmarkedAt extends At {
 }
 
 /** A token of a claim (tokens.ts), where it is written: line and column, and its offset in the text parsed. */
-export interface TokenAt extends Token, At { offset: number }
+export interface TokenAt extends Token, At {
+  offset: number;
+}
 /** One sentence of a claim (a table row is one): the tokens it must have carried, and the ids it cites. */
-export interface Sentence { tokens: TokenAt[]; cites: string[] }
+export interface Sentence {
+  tokens: TokenAt[];
+  cites: string[];
+}
 
 export interface MarkdownScan {
   cites: CiteAt[];
@@ -82,7 +92,11 @@ function prose(node: Nodes): boolean {
 
 const firstWords = (node: Nodes): string => {
   const own = node.type === 'listItem' ? node.children.filter((c) => c.type !== 'list') : [node];
-  const words = own.map((c) => toString(c, { includeImageAlt: false })).join(' ').replace(/\s+/g, ' ').trim();
+  const words = own
+    .map((c) => toString(c, { includeImageAlt: false }))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return words.length > 60 ? `${words.slice(0, 57)}…` : words;
 };
 
@@ -102,7 +116,12 @@ function unmarkedOf(tree: Root): UnmarkedAt[] {
         case 'containerDirective':
           if (node.name !== READING && node.name !== INTRO) walk(node);
           break;
-        case 'heading': case 'code': case 'html': case 'yaml': case 'definition': case 'thematicBreak':
+        case 'heading':
+        case 'code':
+        case 'html':
+        case 'yaml':
+        case 'definition':
+        case 'thematicBreak':
           break;
         case 'paragraph':
           check(node, 'paragraph');
@@ -147,7 +166,14 @@ function positions(source: string): (offset: number) => At {
  * Where a token found at index `i` of a node's text is written in the source: the same occurrence
  * of its text inside the node's span (a node's text can differ from its source by indentation).
  */
-function locate(node: Nodes, value: string, i: number, raw: string, source: string, pos: (offset: number) => At): At & { offset: number } {
+function locate(
+  node: Nodes,
+  value: string,
+  i: number,
+  raw: string,
+  source: string,
+  pos: (offset: number) => At,
+): At & { offset: number } {
   const from = node.position?.start.offset ?? 0;
   const span = source.slice(from, node.position?.end.offset ?? source.length);
   let nth = 0;
@@ -198,7 +224,12 @@ function sentencesIn(unit: Nodes, split: boolean, source: string, pos: (offset: 
         return;
       }
       case 'inlineCode':
-        current.tokens.push({ kind: 'code span', value: node.value, index: 0, ...locate(node, node.value, 0, node.value, source, pos) });
+        current.tokens.push({
+          kind: 'code span',
+          value: node.value,
+          index: 0,
+          ...locate(node, node.value, 0, node.value, source, pos),
+        });
         fresh = false;
         return;
       case 'textDirective':
@@ -217,7 +248,11 @@ function sentencesIn(unit: Nodes, split: boolean, source: string, pos: (offset: 
         // A link to a page is a citation of it where the page is a verbatim text (the exercise).
         current.cites.push(`${LINK}${node.url.replace(/#.*$/, '')}`);
         break;
-      case 'list': case 'code': case 'html': case 'image': case 'imageReference':
+      case 'list':
+      case 'code':
+      case 'html':
+      case 'image':
+      case 'imageReference':
         return;
     }
     if ('children' in node) for (const child of node.children as Nodes[]) walk(child);
@@ -240,7 +275,12 @@ function sentencesOf(tree: Root, source: string): Sentence[] {
         case 'containerDirective':
           if (node.name !== READING) walk(node);
           break;
-        case 'heading': case 'code': case 'html': case 'yaml': case 'definition': case 'thematicBreak':
+        case 'heading':
+        case 'code':
+        case 'html':
+        case 'yaml':
+        case 'definition':
+        case 'thematicBreak':
           break;
         case 'paragraph':
           found.push(...sentencesIn(node, true, source, pos));
@@ -289,7 +329,8 @@ export const scanPage = memo((text: string): PageScan => {
   const embeds: PageScan['embeds'] = [];
   const headings: PageScan['headings'] = [];
   visit(tree, (node) => {
-    if (node.type === 'heading') headings.push({ id: slugger.slug(toString(node, { includeImageAlt: false })), line: at(node).line });
+    if (node.type === 'heading')
+      headings.push({ id: slugger.slug(toString(node, { includeImageAlt: false })), line: at(node).line });
     if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name === 'Excerpt') {
       const id = node.attributes.find((a) => a.type === 'mdxJsxAttribute' && a.name === 'id')?.value;
       if (typeof id === 'string') embeds.push({ id, line: at(node).line });

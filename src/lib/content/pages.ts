@@ -34,8 +34,15 @@ export const TABLE_SECTION = 'index';
 export function pageModels(pages: ReadonlyArray<{ id: string; data: PageData }>): PageModel[] {
   return pages
     .map(({ id, data }) => ({
-      id, path: routes.page(id), title: data.title, label: data.nav ?? data.title, description: data.description,
-      order: data.order, toc: data.toc, menu: data.menu, section: data.section ?? (data.menu ? id : undefined),
+      id,
+      path: routes.page(id),
+      title: data.title,
+      label: data.nav ?? data.title,
+      description: data.description,
+      order: data.order,
+      toc: data.toc,
+      menu: data.menu,
+      section: data.section ?? (data.menu ? id : undefined),
     }))
     .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
 }

@@ -6,15 +6,37 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename, extname } from 'node:path';
 import type { z } from 'astro/zod';
 import {
-  siteSchema, sourceSchema, excerptSchema, backendSchema, axisSchema, evidenceSchema, pageSchema, figureSchema,
-  type Source, type Excerpt, type Backend, type Axis,
+  siteSchema,
+  sourceSchema,
+  excerptSchema,
+  backendSchema,
+  axisSchema,
+  evidenceSchema,
+  pageSchema,
+  figureSchema,
+  type Source,
+  type Excerpt,
+  type Backend,
+  type Axis,
 } from './schemas.ts';
 import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage } from './page-scan.ts';
 import { readEvidenceOutput } from './evidence-checks.ts';
 import { renderInline, type Render } from './inline.ts';
-import type { Origin, SiteEntry, SourceEntry, BackendEntry, AxisEntry, CellEntry, ExcerptEntry, EvidenceEntry, PageEntry, FigureEntry, Read } from './entries.ts';
+import type {
+  Origin,
+  SiteEntry,
+  SourceEntry,
+  BackendEntry,
+  AxisEntry,
+  CellEntry,
+  ExcerptEntry,
+  EvidenceEntry,
+  PageEntry,
+  FigureEntry,
+  Read,
+} from './entries.ts';
 
 /** A file name for messages: relative to the working directory, as editors expect. */
 export const displayPath = (abs: string): string => relative(process.cwd(), abs) || abs;
@@ -26,7 +48,10 @@ const idOf = (entry: unknown, index: number): string => {
   return typeof id === 'string' && id !== '' ? id : `#${index + 1}`;
 };
 const rowLocate: Locate = (entry, index, path) => ({ row: idOf(entry, index), field: fieldName(path) || undefined });
-const columnLocate: Locate = (entry, index, path) => ({ column: idOf(entry, index), field: fieldName(path) || undefined });
+const columnLocate: Locate = (entry, index, path) => ({
+  column: idOf(entry, index),
+  field: fieldName(path) || undefined,
+});
 const axisLocate: Locate = (entry, index, path) =>
   path[0] === 'cells' && path.length >= 2
     ? { row: idOf(entry, index), column: String(path[1]), field: fieldName(path.slice(2)) || undefined }
@@ -35,10 +60,18 @@ const docLocate: Locate = (_entry, _index, path) => ({ field: fieldName(path) ||
 /** In a figure: the step (or stage, or edge) as the row, a step's lane as the column, the full path as the field. */
 const figureLocate: Locate = (entry, _index, path) => {
   const list = path[0];
-  const item = typeof path[1] === 'number' ? (entry as Record<string, unknown[] | undefined> | null)?.[String(list)]?.[path[1]] : undefined;
+  const item =
+    typeof path[1] === 'number'
+      ? (entry as Record<string, unknown[] | undefined> | null)?.[String(list)]?.[path[1]]
+      : undefined;
   const it = item as { id?: unknown; lane?: unknown; from?: unknown; to?: unknown } | undefined;
-  const row = list === 'edges' && it ? `${String(it.from)} -> ${String(it.to)}` : typeof it?.id === 'string' ? it.id : undefined;
-  return { row, column: list === 'steps' && typeof it?.lane === 'string' ? it.lane : undefined, field: fieldName(path) || undefined };
+  const row =
+    list === 'edges' && it ? `${String(it.from)} -> ${String(it.to)}` : typeof it?.id === 'string' ? it.id : undefined;
+  return {
+    row,
+    column: list === 'steps' && typeof it?.lane === 'string' ? it.lane : undefined,
+    field: fieldName(path) || undefined,
+  };
 };
 
 function readYamlFile(abs: string, problems: Problem[]): YamlFile | undefined {
@@ -54,26 +87,45 @@ function readYamlFile(abs: string, problems: Problem[]): YamlFile | undefined {
 
 /** Validates one entry; on failure every issue is a located problem. */
 function validate<S extends z.ZodType>(
-  yaml: YamlFile, value: unknown, prefix: YamlPath, index: number, schema: S, locate: Locate, problems: Problem[],
+  yaml: YamlFile,
+  value: unknown,
+  prefix: YamlPath,
+  index: number,
+  schema: S,
+  locate: Locate,
+  problems: Problem[],
 ): z.infer<S> | undefined {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   for (const issue of result.error.issues) {
     const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
-    problems.push({ file: yaml.file, ...yaml.at([...prefix, ...path]), ...locate(value, index, path), problem: issue.message });
+    problems.push({
+      file: yaml.file,
+      ...yaml.at([...prefix, ...path]),
+      ...locate(value, index, path),
+      problem: issue.message,
+    });
   }
   return undefined;
 }
 
 /** The entries of a list file, validated; `make` adds what the site stores beside the data. */
 async function readList<S extends z.ZodType, T>(
-  abs: string, schema: S, locate: Locate, make: (data: z.infer<S>, origin: Origin) => Promise<T>,
+  abs: string,
+  schema: S,
+  locate: Locate,
+  make: (data: z.infer<S>, origin: Origin) => Promise<T>,
 ): Promise<Read<T>> {
   const problems: Problem[] = [];
   const yaml = readYamlFile(abs, problems);
-  if (!yaml || yaml.value === undefined || yaml.value === null) return { entries: [], problems, files: yaml ? [yaml] : [] };
+  if (!yaml || yaml.value === undefined || yaml.value === null)
+    return { entries: [], problems, files: yaml ? [yaml] : [] };
   if (!Array.isArray(yaml.value)) {
-    problems.push({ file: yaml.file, ...yaml.at([]), problem: 'must be a YAML list of entries (each starting with "- id: ...")' });
+    problems.push({
+      file: yaml.file,
+      ...yaml.at([]),
+      problem: 'must be a YAML list of entries (each starting with "- id: ...")',
+    });
     return { entries: [], problems, files: [yaml] };
   }
   const entries: T[] = [];
@@ -85,11 +137,15 @@ async function readList<S extends z.ZodType, T>(
 }
 
 const yamlIn = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(dir, f)) : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
 
 // ---------------------------------------------------------------------------------------------
 // One reader per kind of file.
-
 
 export async function readSite(abs: string): Promise<Read<SiteEntry>> {
   const problems: Problem[] = [];
@@ -126,7 +182,9 @@ export async function readExcerpts(folder: string, render: Render): Promise<Read
   for (const abs of yamlIn(folder)) {
     const source = basename(abs, extname(abs));
     const read = await readList(abs, excerptSchema, rowLocate, async (d: Excerpt, o) => ({
-      ...d, ...o, source,
+      ...d,
+      ...o,
+      source,
       html: {
         ...(d.quote !== undefined && { quote: await renderInline(render, d.quote) }),
         ...(d.note !== undefined && { note: await renderInline(render, d.note) }),
@@ -145,7 +203,10 @@ export async function readExcerpts(folder: string, render: Render): Promise<Read
  * schema; `make` turns valid data into the entry, its id the file's name (and may add problems).
  */
 async function readDocuments<S extends z.ZodType, T>(
-  folder: string, schema: S, locate: Locate, make: (data: z.infer<S>, id: string, yaml: YamlFile, problems: Problem[]) => Promise<T>,
+  folder: string,
+  schema: S,
+  locate: Locate,
+  make: (data: z.infer<S>, id: string, yaml: YamlFile, problems: Problem[]) => Promise<T>,
 ): Promise<Read<T>> {
   const out: Read<T> = { entries: [], problems: [], files: [] };
   for (const abs of yamlIn(folder)) {
@@ -169,7 +230,8 @@ export const readEvidence = (folder: string): Promise<Read<EvidenceEntry>> =>
 export const readFigures = (folder: string, render: Render): Promise<Read<FigureEntry>> =>
   readDocuments(folder, figureSchema, figureLocate, async (data, id, yaml) => {
     const labels: Record<string, string> = {};
-    for (const item of [...(data.stages ?? []), ...data.steps]) labels[item.id] = await renderInline(render, item.label);
+    for (const item of [...(data.stages ?? []), ...data.steps])
+      labels[item.id] = await renderInline(render, item.label);
     return { ...data, id, file: yaml.file, html: { caption: await renderInline(render, data.caption), labels } };
   });
 
@@ -179,7 +241,12 @@ export function readPage(id: string, abs: string, text: string): { entry?: PageE
   const problems: Problem[] = [];
   const fm = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
   if (!fm) {
-    problems.push({ file, line: 1, col: 1, problem: 'no frontmatter: start the page with a --- block holding title, description and order' });
+    problems.push({
+      file,
+      line: 1,
+      col: 1,
+      problem: 'no frontmatter: start the page with a --- block holding title, description and order',
+    });
     return { problems };
   }
   const yaml = parseYaml(fm[1]!, file, 1);
@@ -187,10 +254,12 @@ export function readPage(id: string, abs: string, text: string): { entry?: PageE
   if (yaml.problems.length > 0) return { problems };
   const data = validate(yaml, yaml.value ?? {}, [], -1, pageSchema, docLocate, problems);
   if (!data) return { problems };
-  const keys = Object.fromEntries(Object.keys(data).flatMap((k) => {
-    const pos = yaml.at([k]);
-    return pos ? [[k, pos]] : [];
-  }));
+  const keys = Object.fromEntries(
+    Object.keys(data).flatMap((k) => {
+      const pos = yaml.at([k]);
+      return pos ? [[k, pos]] : [];
+    }),
+  );
   return { entry: { id, file, data, keys, ...scanPage(text) }, problems };
 }
 
@@ -198,10 +267,15 @@ export async function readPages(root: string): Promise<Read<PageEntry>> {
   const out: Read<PageEntry> = { entries: [], problems: [], files: [] };
   const walk = (d: string): string[] =>
     existsSync(d)
-      ? readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.mdx') ? [join(d, e.name)] : []))
+      ? readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.mdx') ? [join(d, e.name)] : [],
+        )
       : [];
   for (const abs of walk(root).sort()) {
-    const id = relative(root, abs).replace(/\.mdx$/, '').split('\\').join('/');
+    const id = relative(root, abs)
+      .replace(/\.mdx$/, '')
+      .split('\\')
+      .join('/');
     const { entry, problems } = readPage(id, abs, readFileSync(abs, 'utf8'));
     if (entry) out.entries.push(entry);
     out.problems.push(...problems);

@@ -22,7 +22,12 @@ export const isPlainLine = (md: string): boolean =>
  */
 export function siteRender(markdown: Markdown, image?: AstroConfig['image']): Render {
   const renderer = markdown.processor.createRenderer({
-    image, syntaxHighlight: markdown.syntaxHighlight, shikiConfig: markdown.shikiConfig, gfm: markdown.gfm, smartypants: false,
+    image,
+    syntaxHighlight: markdown.syntaxHighlight,
+    shikiConfig: markdown.shikiConfig,
+    gfm: markdown.gfm,
+    smartypants: false,
   } as Parameters<Markdown['processor']['createRenderer']>[0]);
-  return async (md) => (isPlainLine(md) ? `<p>${md}</p>` : (await (await renderer).render(md, { frontmatter: {} })).code);
+  return async (md) =>
+    isPlainLine(md) ? `<p>${md}</p>` : (await (await renderer).render(md, { frontmatter: {} })).code;
 }

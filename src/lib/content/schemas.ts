@@ -93,11 +93,12 @@ export const SHORT_MAX_WORDS = 12;
  */
 const shortAnswer = z
   .string({
-    error: (issue) => (issue.input === undefined
-      ? `missing: every cell needs a short answer (inline Markdown, at most ${SHORT_MAX_WORDS} words), the table shows it beside the badge`
-      : undefined),
+    error: (issue) =>
+      issue.input === undefined
+        ? `missing: every cell needs a short answer (inline Markdown, at most ${SHORT_MAX_WORDS} words), the table shows it beside the badge`
+        : undefined,
   })
-  .min(1, 'must not be empty: write the cell\'s verdict in a few words')
+  .min(1, "must not be empty: write the cell's verdict in a few words")
   .superRefine((text, ctx) => {
     const words = wordCount(text);
     if (words > SHORT_MAX_WORDS) {
@@ -144,7 +145,10 @@ export const evidenceSchema = z.strictObject({
   /** The capture's UTC time, ISO 8601; `captured` is its date. */
   capturedAt: z.iso.datetime().optional(),
   /** sha256 of `output` (UTF-8) as the capture script recorded it: an edit after capture fails the build. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits (sha256sum)').optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits (sha256sum)')
+    .optional(),
 });
 
 export const pageSchema = z.strictObject({
@@ -175,7 +179,10 @@ const figureLabel = z
   .string()
   .min(1)
   .max(160, 'keep a figure label short (at most 160 characters): the figure is a summary, the prose says the rest')
-  .refine((s) => !/[[\]*<>]|(^|\s)_/.test(s.replace(/`[^`]*`/g, '')), 'a figure label holds text and `code` only (no links, emphasis or HTML; cite with cites:)');
+  .refine(
+    (s) => !/[[\]*<>]|(^|\s)_/.test(s.replace(/`[^`]*`/g, '')),
+    'a figure label holds text and `code` only (no links, emphasis or HTML; cite with cites:)',
+  );
 
 /** Provenance, as for a table cell: excerpt ids it rests on, or `reading: true` for our inference. */
 const provenance = {
@@ -183,10 +190,16 @@ const provenance = {
   /** Our own inference: shown as such in the figure and its text equivalent. */
   reading: z.literal(true).optional(),
 };
-const oneProvenance = <T extends { cites?: string[]; reading?: true }>(e: T) => (e.cites === undefined) !== (e.reading === undefined);
-const provenanceMessage = { message: 'needs exactly one of cites (excerpt ids) or reading: true (our own inference)', path: ['cites'] };
+const oneProvenance = <T extends { cites?: string[]; reading?: true }>(e: T) =>
+  (e.cites === undefined) !== (e.reading === undefined);
+const provenanceMessage = {
+  message: 'needs exactly one of cites (excerpt ids) or reading: true (our own inference)',
+  path: ['cites'],
+};
 
-export const figureStageSchema = z.strictObject({ id: kebabId, label: figureLabel, ...provenance }).refine(oneProvenance, provenanceMessage);
+export const figureStageSchema = z
+  .strictObject({ id: kebabId, label: figureLabel, ...provenance })
+  .refine(oneProvenance, provenanceMessage);
 
 export const figureLaneSchema = z.strictObject({
   /** The backend column this lane shows (content/comparison/backends.yaml); its name is the lane's title. */

@@ -36,12 +36,15 @@ export function settleChanges(watcher: Watcher, dir: string): void {
     if ((event !== 'change' && event !== 'add') || !(path === root || path.startsWith(root + sep))) return;
     const seen = fingerprint(path); // before any loader has read it: they read after this event's listeners
     clearTimeout(pending.get(path));
-    pending.set(path, setTimeout(() => {
-      pending.delete(path);
-      if (fingerprint(path) === seen) return;
-      // As chokidar itself emits it: the event, then 'all'.
-      watcher.emit('change', path);
-      watcher.emit('all', 'change', path);
-    }, SETTLE_MS));
+    pending.set(
+      path,
+      setTimeout(() => {
+        pending.delete(path);
+        if (fingerprint(path) === seen) return;
+        // As chokidar itself emits it: the event, then 'all'.
+        watcher.emit('change', path);
+        watcher.emit('all', 'change', path);
+      }, SETTLE_MS),
+    );
   });
 }

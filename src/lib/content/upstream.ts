@@ -16,7 +16,12 @@ export const KUBERNETES_REPO = 'kubernetes/kubernetes';
 /** A file of `repo` at `commit` by its `<repo>/<commit>/<path>`, or null when it cannot be read. */
 export type FileReader = (upstream: string) => string | null;
 /** Lines a..b (1-based) of a file of `repo` at `commit`, or null when it cannot be read. */
-export type LinesReader = (repo: string, commit: string, path: string, lines: readonly [number, number]) => string | null;
+export type LinesReader = (
+  repo: string,
+  commit: string,
+  path: string,
+  lines: readonly [number, number],
+) => string | null;
 
 /**
  * Reads `<repo>/<commit>/<path>` from <folder>/<commit>/<path>, for files of `repo` only (null for
@@ -39,7 +44,11 @@ export function folderLines(folder: string, repo = KUBERNETES_REPO): LinesReader
   if (!read) return undefined;
   return (from, commit, path, [a, b]) => {
     const text = read(`${from}/${commit}/${path}`);
-    return text === null ? null : splitLines(text).slice(a - 1, b).join('\n');
+    return text === null
+      ? null
+      : splitLines(text)
+          .slice(a - 1, b)
+          .join('\n');
   };
 }
 
@@ -48,8 +57,10 @@ let told = false;
 export function sayUnread(): void {
   if (told) return;
   told = true;
-  console.log(`content: no kubernetes/kubernetes copies at ${kubernetesSources()} (set KUBERNETES_SOURCES): ` +
-    "code notes' anchors and the tokens only their lines could carry were not checked");
+  console.log(
+    `content: no kubernetes/kubernetes copies at ${kubernetesSources()} (set KUBERNETES_SOURCES): ` +
+      "code notes' anchors and the tokens only their lines could carry were not checked",
+  );
 }
 
 /** Splits file text into lines, tolerating CRLF and a trailing newline. */
@@ -61,7 +72,8 @@ export function splitLines(fileText: string): string[] {
 
 /** Why a 1-based inclusive line range cannot be read from a file of `count` lines, or undefined if it can. */
 export function rangeProblem([a, b]: [number, number], count: number): string | undefined {
-  if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a) return `invalid line range [${a}, ${b}] (need 1 <= first <= last)`;
+  if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a)
+    return `invalid line range [${a}, ${b}] (need 1 <= first <= last)`;
   if (b > count) return `line range [${a}, ${b}] is outside the file, which has ${count} lines`;
   return undefined;
 }

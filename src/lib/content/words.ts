@@ -25,4 +25,6 @@ const prose = (md: string): string =>
 
 /** How many words a reader counts: whitespace-separated runs holding a letter or a digit. */
 export const wordCount = (md: string): number =>
-  plainInline(md).split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  plainInline(md)
+    .split(' ')
+    .filter((w) => /[\p{L}\p{N}]/u.test(w)).length;

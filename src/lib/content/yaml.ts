@@ -3,7 +3,10 @@
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
 import type { Problem, Seek, YamlPath } from './errors.ts';
 
-export interface Pos { line: number; col: number }
+export interface Pos {
+  line: number;
+  col: number;
+}
 
 export interface YamlFile {
   file: string;
@@ -37,15 +40,24 @@ export function parseYaml(text: string, file: string, lineOffset = 0): YamlFile 
     for (const key of path) {
       if (isMap(node)) {
         const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
-        if (!pair) { whole = false; break; }
+        if (!pair) {
+          whole = false;
+          break;
+        }
         if (isNodeWithRange(pair.key)) found = pos(pair.key.range[0]);
         node = pair.value;
       } else if (isSeq(node) && typeof key === 'number') {
         const item = node.items[key];
-        if (!item) { whole = false; break; }
+        if (!item) {
+          whole = false;
+          break;
+        }
         if (isNodeWithRange(item)) found = pos(item.range[0]);
         node = item;
-      } else { whole = false; break; }
+      } else {
+        whole = false;
+        break;
+      }
     }
     // The text as written inside the value's range (a cited id is written verbatim in any scalar style).
     if (seek && whole && isNodeWithRange(node)) {

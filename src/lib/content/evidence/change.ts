@@ -38,7 +38,15 @@ export interface ChangeRecord {
 
 const BEFORE_START = /^# ==> rules before the scale: (.*)$/;
 const BEFORE_END = '# <== rules before the scale';
-const KEYS = ['deployment', 'service', 'replicas_before', 'scale_to', 'scale_exit', 'rollout_exit', 'replicas_after'] as const;
+const KEYS = [
+  'deployment',
+  'service',
+  'replicas_before',
+  'scale_to',
+  'scale_exit',
+  'rollout_exit',
+  'replicas_after',
+] as const;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -49,7 +57,10 @@ export function serviceEndpoints(text: string, backend: string, service: string,
       .filter((s) => s.service === service || s.service?.startsWith(`${service}:`))
       .map((s) => ({ chain: s.chain, endpoints: s.endpoints.map((e) => e.chain) }));
   const ours = new RegExp(`^service-[A-Za-z0-9]+-${escape(service)}/`);
-  if (listing) return readNftTable(text).filter((s) => ours.test(s.chain)).map((s) => ({ chain: s.chain, endpoints: s.endpoints.map((e) => e.chain) }));
+  if (listing)
+    return readNftTable(text)
+      .filter((s) => ours.test(s.chain))
+      .map((s) => ({ chain: s.chain, endpoints: s.endpoints.map((e) => e.chain) }));
   // A transaction: `add|insert|replace rule <family> <table> <chain> … numgen random mod N vmap { … }`.
   const out: ServiceEndpoints[] = [];
   for (const line of text.split('\n')) {
@@ -92,12 +103,21 @@ export function readChangeRecord(output: string, backend: string): ReadResult<Ch
   }
   const missing = KEYS.filter((k) => !values.has(k));
   if (missing.length > 0)
-    return refuse(`the output does not record the change it measures (no "# change:" line for ${missing.join(', ')}): a sync is a measurement of an endpoint change only with the scale that made it; capture again with the current tools/capture/kube-proxy-evidence.sh`, 1);
-  if (!before) return refuse('the output does not record the rules before the scale ("# ==> rules before the scale"), so the change cannot be shown; capture again', 1);
+    return refuse(
+      `the output does not record the change it measures (no "# change:" line for ${missing.join(', ')}): a sync is a measurement of an endpoint change only with the scale that made it; capture again with the current tools/capture/kube-proxy-evidence.sh`,
+      1,
+    );
+  if (!before)
+    return refuse(
+      'the output does not record the rules before the scale ("# ==> rules before the scale"), so the change cannot be shown; capture again',
+      1,
+    );
   if (inBefore) return refuse(`the rules before the scale are not closed by "${BEFORE_END}"`, before.line);
   const num = (key: string): number | { problem: string; line: number } => {
     const v = values.get(key)!;
-    return /^\d+$/.test(v.value) ? Number(v.value) : { problem: `"# change: ${key}=" is "${v.value}", not a whole number`, line: v.line };
+    return /^\d+$/.test(v.value)
+      ? Number(v.value)
+      : { problem: `"# change: ${key}=" is "${v.value}", not a whole number`, line: v.line };
   };
   const n: Record<string, number> = {};
   for (const key of ['replicas_before', 'scale_to', 'scale_exit', 'rollout_exit', 'replicas_after']) {
@@ -106,21 +126,45 @@ export function readChangeRecord(output: string, backend: string): ReadResult<Ch
     n[key] = v;
   }
   const at = (key: string) => values.get(key)!.line;
-  if (n.scale_exit !== 0) return refuse(`kubectl scale exited ${n.scale_exit}: the Deployment was not scaled, so no sync can measure its change`, at('scale_exit'));
-  if (n.rollout_exit !== 0) return refuse(`kubectl rollout status exited ${n.rollout_exit}: the rollout did not finish, so the change is not known to have happened`, at('rollout_exit'));
-  if (n.scale_to === n.replicas_before) return refuse(`the Deployment was "scaled" to the ${n.replicas_before} replicas it had: that changes nothing`, at('scale_to'));
+  if (n.scale_exit !== 0)
+    return refuse(
+      `kubectl scale exited ${n.scale_exit}: the Deployment was not scaled, so no sync can measure its change`,
+      at('scale_exit'),
+    );
+  if (n.rollout_exit !== 0)
+    return refuse(
+      `kubectl rollout status exited ${n.rollout_exit}: the rollout did not finish, so the change is not known to have happened`,
+      at('rollout_exit'),
+    );
+  if (n.scale_to === n.replicas_before)
+    return refuse(
+      `the Deployment was "scaled" to the ${n.replicas_before} replicas it had: that changes nothing`,
+      at('scale_to'),
+    );
   if (n.replicas_after !== n.scale_to)
-    return refuse(`the Deployment has ${n.replicas_after} replicas after the scale, not the ${n.scale_to} it was scaled to: something else changed it meanwhile`, at('replicas_after'));
+    return refuse(
+      `the Deployment has ${n.replicas_after} replicas after the scale, not the ${n.scale_to} it was scaled to: something else changed it meanwhile`,
+      at('replicas_after'),
+    );
   const service = values.get('service')!.value;
   const ready = values.get('ready_after');
   const record: ChangeRecord = {
-    deployment: values.get('deployment')!.value, service,
-    replicasBefore: n.replicas_before!, scaleTo: n.scale_to!, replicasAfter: n.replicas_after!,
+    deployment: values.get('deployment')!.value,
+    service,
+    replicasBefore: n.replicas_before!,
+    scaleTo: n.scale_to!,
+    replicasAfter: n.replicas_after!,
     ...(ready && /^\d+$/.test(ready.value) && { readyAfter: Number(ready.value) }),
-    scaleExit: n.scale_exit!, rolloutExit: n.rollout_exit!, kubectl,
-    before: serviceEndpoints(before.text.join('\n'), backend, service, true), beforeCommand: before.command,
+    scaleExit: n.scale_exit!,
+    rolloutExit: n.rollout_exit!,
+    kubectl,
+    before: serviceEndpoints(before.text.join('\n'), backend, service, true),
+    beforeCommand: before.command,
   };
   if (record.before.length === 0)
-    return refuse(`the rules before the scale (${before.command}) show no endpoints of service ${service}: the change cannot be shown against them`, before.line);
+    return refuse(
+      `the rules before the scale (${before.command}) show no endpoints of service ${service}: the change cannot be shown against them`,
+      before.line,
+    );
   return { reading: record };
 }

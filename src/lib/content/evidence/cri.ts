@@ -12,7 +12,8 @@ export interface LogLine {
   line: number;
 }
 
-const RECORD = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) (stdout|stderr) ([A-Z]+(?::[A-Z]+)*)(?: (.*))?$/s;
+const RECORD =
+  /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) (stdout|stderr) ([A-Z]+(?::[A-Z]+)*)(?: (.*))?$/s;
 
 /** The output's lines, each CRI line joined from its records; a line whose F record never came is refused. */
 export function logLines(output: string): { lines: LogLine[]; problem?: string; line?: number } {
@@ -35,7 +36,9 @@ export function logLines(output: string): { lines: LogLine[]; problem?: string; 
       return;
     }
     open.delete(stream);
-    lines.push(pending ? { text: pending.parts.join('') + content, line: pending.line } : { text: content, line: i + 1 });
+    lines.push(
+      pending ? { text: pending.parts.join('') + content, line: pending.line } : { text: content, line: i + 1 },
+    );
   });
   for (const [stream, p] of open)
     return {

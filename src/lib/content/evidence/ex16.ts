@@ -27,7 +27,8 @@ export interface IptablesService {
 export function iptablesWords(line: string): string[] {
   const words: string[] = [];
   const re = /"((?:[^"\\]|\\.)*)"|(\S+)/g;
-  for (let m = re.exec(line); m; m = re.exec(line)) words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!);
+  for (let m = re.exec(line); m; m = re.exec(line))
+    words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!);
   return words;
 }
 
@@ -61,7 +62,12 @@ export function readIptablesNat(output: string): IptablesService[] {
       service ??= comment?.split(' -> ')[0];
       const probability = words.includes('statistic') ? after(words, '--probability') : undefined;
       const kind = words.includes('recent') ? 'affinity' : probability !== undefined ? 'random' : 'rest';
-      picks.push({ target, kind, ...(probability !== undefined && { probability }), rule: line.replace(/^-A \S+ /, '') });
+      picks.push({
+        target,
+        kind,
+        ...(probability !== undefined && { probability }),
+        rule: line.replace(/^-A \S+ /, ''),
+      });
     }
     if (picks.length === 0) continue;
     const endpoints: IptablesService['endpoints'] = [];
@@ -76,7 +82,10 @@ export function readIptablesNat(output: string): IptablesService[] {
       left -= share;
     }
     for (const e of endpoints) {
-      const dnat = rules.get(e.chain)?.map((r) => after(r.words, '--to-destination')).find((d) => d !== undefined);
+      const dnat = rules
+        .get(e.chain)
+        ?.map((r) => after(r.words, '--to-destination'))
+        .find((d) => d !== undefined);
       if (dnat) e.dnat = dnat;
     }
     services.push({ chain, ...(service && { service }), endpoints, picks });
@@ -86,7 +95,8 @@ export function readIptablesNat(output: string): IptablesService[] {
 
 export const ex16: ExerciseReader<{ exercise: 16; services: IptablesService[] }> = {
   exercise: 16,
-  expected: 'a KUBE-SVC-… chain of the nat table with its jumps to KUBE-SEP-… endpoint chains (the output of `iptables-save -t nat`)',
+  expected:
+    'a KUBE-SVC-… chain of the nat table with its jumps to KUBE-SEP-… endpoint chains (the output of `iptables-save -t nat`)',
   read(output) {
     const services = readIptablesNat(output);
     return services.length > 0 ? { reading: { exercise: 16, services } } : missing(this);

@@ -56,7 +56,10 @@ export function readNftTable(output: string): NftService[] {
     const m = /numgen random mod (\d+)\s+vmap\s*\{([^}]*)\}/.exec(text);
     if (!m) continue;
     const endpoints: NftService['endpoints'] = vmapElements(m[2]!).map((e) => {
-      const dnat = chains.get(e.chain)?.map((l) => /\bdnat to (\S+)/.exec(l)?.[1]).find((d) => d !== undefined);
+      const dnat = chains
+        .get(e.chain)
+        ?.map((l) => /\bdnat to (\S+)/.exec(l)?.[1])
+        .find((d) => d !== undefined);
       return { ...e, ...(dnat && { dnat }) };
     });
     const rule = body.find((l) => l.includes('numgen random mod')) ?? m[0];
@@ -67,7 +70,8 @@ export function readNftTable(output: string): NftService[] {
 
 export const ex17: ExerciseReader<{ exercise: 17; services: NftService[] }> = {
   exercise: 17,
-  expected: 'a chain with a `numgen random mod N vmap { … }` rule mapping to endpoint chains (the output of `nft list table ip kube-proxy`)',
+  expected:
+    'a chain with a `numgen random mod N vmap { … }` rule mapping to endpoint chains (the output of `nft list table ip kube-proxy`)',
   read(output) {
     const services = readNftTable(output).filter((s) => s.endpoints.length > 0);
     return services.length > 0 ? { reading: { exercise: 17, services } } : missing(this);

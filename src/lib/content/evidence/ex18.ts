@@ -32,25 +32,47 @@ interface PayloadFormat {
   rule: RegExp;
   words: PayloadWords;
 }
-export interface PayloadWords { payload: string; chains: string; rules: string }
+export interface PayloadWords {
+  payload: string;
+  chains: string;
+  rules: string;
+}
 
 const FORMATS: Readonly<Record<string, PayloadFormat>> = {
   // iptables-restore input: ":CHAIN policy [counters]" declares a chain; "-A CHAIN …" appends a rule.
   iptables: {
-    marker: 'Restoring iptables', key: 'rules', chain: /^:/, rule: /^-A /,
-    words: { payload: 'the `iptables-restore` input', chains: 'Chains declared (`:` lines)', rules: 'Rules (`-A` lines)' },
+    marker: 'Restoring iptables',
+    key: 'rules',
+    chain: /^:/,
+    rule: /^-A /,
+    words: {
+      payload: 'the `iptables-restore` input',
+      chains: 'Chains declared (`:` lines)',
+      rules: 'Rules (`-A` lines)',
+    },
   },
   // nft commands: "add|create chain …" declares a chain; "add|insert|replace rule …" writes a rule.
   nftables: {
-    marker: 'Running nftables transaction', key: 'transaction', chain: /^(?:add|create) chain /, rule: /^(?:add|insert|replace) rule /,
-    words: { payload: 'the `nft` transaction', chains: 'Chains added (`add chain`)', rules: 'Rules written (`add`, `insert`, `replace rule`)' },
+    marker: 'Running nftables transaction',
+    key: 'transaction',
+    chain: /^(?:add|create) chain /,
+    rule: /^(?:add|insert|replace) rule /,
+    words: {
+      payload: 'the `nft` transaction',
+      chains: 'Chains added (`add chain`)',
+      rules: 'Rules written (`add`, `insert`, `replace rule`)',
+    },
   },
 };
 
 /** The message kube-proxy logs at -v=9 with what it writes to the kernel, per backend. */
-export const SYNC_MARKER: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FORMATS).map(([b, f]) => [b, f.marker]));
+export const SYNC_MARKER: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(FORMATS).map(([b, f]) => [b, f.marker]),
+);
 /** The key of that entry's payload, per backend. */
-export const SYNC_KEY: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FORMATS).map(([b, f]) => [b, f.key]));
+export const SYNC_KEY: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(FORMATS).map(([b, f]) => [b, f.key]),
+);
 
 export interface SyncPayload {
   marker: string;
@@ -96,15 +118,34 @@ export function readSyncLog(output: string, backend: string): ReadResult<SyncPay
     const value = entry.values.get(key);
     const keys = [...entry.values.keys()];
     if (!value)
-      return refuse(`the "${marker}" entry has no ${key}= value, which is where kube-proxy logs its payload (this entry's keys: ${keys.join(', ') || 'none'})`, entry.line);
+      return refuse(
+        `the "${marker}" entry has no ${key}= value, which is where kube-proxy logs its payload (this entry's keys: ${keys.join(', ') || 'none'})`,
+        entry.line,
+      );
     const lines = value.text === '' ? [] : value.text.replace(/\n$/, '').split('\n');
     const chains = lines.filter((l) => chain.test(l)).length;
     const rules = lines.filter((l) => rule.test(l)).length;
-    if (lines.length === 0) return refuse(`the "${marker}" entry's ${key}= value is empty: it counts no rules, so it measures nothing`, entry.line);
+    if (lines.length === 0)
+      return refuse(
+        `the "${marker}" entry's ${key}= value is empty: it counts no rules, so it measures nothing`,
+        entry.line,
+      );
     if (rules === 0)
-      return refuse(`the "${marker}" entry's ${key}= value counts no rules (${lines.length} line(s), ${chains} chain(s) declared): a payload with no rule measures nothing`, entry.line);
+      return refuse(
+        `the "${marker}" entry's ${key}= value counts no rules (${lines.length} line(s), ${chains} chain(s) declared): a payload with no rule measures nothing`,
+        entry.line,
+      );
     const ipFamily = entry.values.get('ipFamily')?.text;
-    syncs.push({ marker, key, line: entry.line, form: value.form, ...(ipFamily !== undefined && { ipFamily }), lines, chains, rules });
+    syncs.push({
+      marker,
+      key,
+      line: entry.line,
+      form: value.form,
+      ...(ipFamily !== undefined && { ipFamily }),
+      lines,
+      chains,
+      rules,
+    });
   }
   return { reading: syncs };
 }
@@ -117,10 +158,17 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * replicas added, and stays there. Refused, at the sync's line, when a sync writes another count,
  * or when no sync writes the new one.
  */
-export function showChange(syncs: SyncPayload[], change: ChangeRecord, backend: string): ReadResult<{ syncs: SyncPayload[]; change: ShownChange }> {
+export function showChange(
+  syncs: SyncPayload[],
+  change: ChangeRecord,
+  backend: string,
+): ReadResult<{ syncs: SyncPayload[]; change: ShownChange }> {
   const delta = change.replicasAfter - change.replicasBefore;
   const scaled = `the capture recorded deployment ${change.deployment} scaled ${change.replicasBefore} -> ${change.replicasAfter}`;
-  const withService = syncs.map((s) => ({ ...s, service: serviceEndpoints(s.lines.join('\n'), backend, change.service, false) }));
+  const withService = syncs.map((s) => ({
+    ...s,
+    service: serviceEndpoints(s.lines.join('\n'), backend, change.service, false),
+  }));
   let shown = -1;
   const after: ServiceEndpoints[] = [];
   for (const chain of change.before) {
@@ -132,15 +180,23 @@ export function showChange(syncs: SyncPayload[], change: ChangeRecord, backend: 
       const n = written.endpoints.length;
       if (first < 0 && n === chain.endpoints.length) continue;
       if (n !== want)
-        return refuse(`sync ${i + 1} writes ${chain.chain} of service ${change.service} with ${plural(n, 'endpoint')}, but ${scaled}: from the ${chain.endpoints.length} in the rules before the scale it should have ${want}. This sync does not show the change it would measure`, withService[i]!.line);
+        return refuse(
+          `sync ${i + 1} writes ${chain.chain} of service ${change.service} with ${plural(n, 'endpoint')}, but ${scaled}: from the ${chain.endpoints.length} in the rules before the scale it should have ${want}. This sync does not show the change it would measure`,
+          withService[i]!.line,
+        );
       if (first < 0) {
         first = i;
         after.push(written);
       }
     }
     if (first < 0) {
-      const wrote = withService.flatMap((s, i) => s.service.filter((c) => c.chain === chain.chain).map((c) => `sync ${i + 1}: ${c.endpoints.length}`));
-      return refuse(`no sync writes ${chain.chain} of service ${change.service} with the ${want} endpoints ${scaled} gives it (${chain.endpoints.length} in the rules before the scale; ${wrote.length > 0 ? `written: ${wrote.join(', ')}` : 'no sync writes that chain'}): the syncs do not show the change, so they cannot measure it`, withService[0]!.line);
+      const wrote = withService.flatMap((s, i) =>
+        s.service.filter((c) => c.chain === chain.chain).map((c) => `sync ${i + 1}: ${c.endpoints.length}`),
+      );
+      return refuse(
+        `no sync writes ${chain.chain} of service ${change.service} with the ${want} endpoints ${scaled} gives it (${chain.endpoints.length} in the rules before the scale; ${wrote.length > 0 ? `written: ${wrote.join(', ')}` : 'no sync writes that chain'}): the syncs do not show the change, so they cannot measure it`,
+        withService[0]!.line,
+      );
     }
     shown = Math.max(shown, first);
   }
@@ -149,7 +205,8 @@ export function showChange(syncs: SyncPayload[], change: ChangeRecord, backend: 
 
 export const ex18: ExerciseReader<{ exercise: 18; words: PayloadWords; syncs: SyncPayload[]; change: ShownChange }> = {
   exercise: 18,
-  expected: 'the sync payload kube-proxy logs at -v=9 ("Restoring iptables" with rules= for iptables, "Running nftables transaction" with transaction= for nftables)',
+  expected:
+    'the sync payload kube-proxy logs at -v=9 ("Restoring iptables" with rules= for iptables, "Running nftables transaction" with transaction= for nftables)',
   read(output, backend) {
     const r = readSyncLog(output, backend);
     if (!r.reading) return r;

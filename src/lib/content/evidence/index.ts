@@ -20,14 +20,20 @@ type ReadingOf<R> = R extends ExerciseReader<infer T> ? T : never;
 export type Reading = ReadingOf<(typeof READERS)[keyof typeof READERS]>;
 
 /** What each exercise's output must show, in the words of a build error. */
-export const EXPECTED_SHAPE: Readonly<Record<number, string>> = Object.fromEntries(Object.values(READERS).map((r) => [r.exercise, r.expected]));
+export const EXPECTED_SHAPE: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.values(READERS).map((r) => [r.exercise, r.expected]),
+);
 
 /**
  * The reading of an output for its exercise and backend: `reading` when the output shows what the
  * exercise looks at, `problem` (and the output `line` it is at, when known) when it does not; all
  * undefined for an exercise no reader is registered for.
  */
-export function readOutput(exercise: number, backend: string, output: string): { reading?: Reading; problem?: string; line?: number } {
+export function readOutput(
+  exercise: number,
+  backend: string,
+  output: string,
+): { reading?: Reading; problem?: string; line?: number } {
   const reader = (READERS as Record<number, ExerciseReader<Reading>>)[exercise];
   return reader ? reader.read(output, backend) : {};
 }

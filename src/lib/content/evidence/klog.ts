@@ -34,7 +34,10 @@ export function goUnquote(s: string, at: number): { value: string; end: number }
       continue;
     }
     const e = s[i + 1] ?? '';
-    const hex = (n: number) => (/^[0-9a-fA-F]+$/.test(s.slice(i + 2, i + 2 + n)) && s.slice(i + 2, i + 2 + n).length === n ? parseInt(s.slice(i + 2, i + 2 + n), 16) : undefined);
+    const hex = (n: number) =>
+      /^[0-9a-fA-F]+$/.test(s.slice(i + 2, i + 2 + n)) && s.slice(i + 2, i + 2 + n).length === n
+        ? parseInt(s.slice(i + 2, i + 2 + n), 16)
+        : undefined;
     if (e in SIMPLE) {
       bytes.push(SIMPLE[e]!);
       i += 2;
@@ -45,7 +48,8 @@ export function goUnquote(s: string, at: number): { value: string; end: number }
       i += 4;
     } else if (e === 'u' || e === 'U') {
       const v = hex(e === 'u' ? 4 : 8);
-      if (v === undefined || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) return { error: `has a bad escape \\${e}${s.slice(i + 2, i + 2 + (e === 'u' ? 4 : 8))} at column ${i + 1}` };
+      if (v === undefined || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return { error: `has a bad escape \\${e}${s.slice(i + 2, i + 2 + (e === 'u' ? 4 : 8))} at column ${i + 1}` };
       bytes.push(...utf8.encode(String.fromCodePoint(v)));
       i += e === 'u' ? 6 : 10;
     } else if (/^[0-7]{3}$/.test(s.slice(i + 1, i + 4)) && parseInt(s.slice(i + 1, i + 4), 8) <= 255) {
@@ -89,7 +93,10 @@ function plainEnd(s: string, at: number): number {
  * Every entry of `lines` whose message `wanted` accepts, with its key/value pairs decoded; the
  * first pair klog could not have printed refuses the whole reading, located at its entry.
  */
-export function klogEntries(lines: LogLine[], wanted: (message: string) => boolean): { entries: KlogEntry[]; problem?: string; line?: number } {
+export function klogEntries(
+  lines: LogLine[],
+  wanted: (message: string) => boolean,
+): { entries: KlogEntry[]; problem?: string; line?: number } {
   const entries: KlogEntry[] = [];
   for (let i = 0; i < lines.length; i++) {
     const head = HEADER.exec(lines[i]!.text);
@@ -98,12 +105,17 @@ export function klogEntries(lines: LogLine[], wanted: (message: string) => boole
     const msg = goUnquote(first.text, head[0].length);
     if ('error' in msg || !wanted(msg.value)) continue;
     const entry: KlogEntry = { line: first.line, message: msg.value, values: new Map() };
-    const fail = (problem: string) => ({ entries: [], problem: `the "${msg.value}" entry: ${problem}`, line: first.line });
+    const fail = (problem: string) => ({
+      entries: [],
+      problem: `the "${msg.value}" entry: ${problem}`,
+      line: first.line,
+    });
     let text = first.text;
     let at = msg.end;
     while (at < text.length) {
       const kv = /^ ([^\s=]+)=/.exec(text.slice(at));
-      if (!kv) return fail(`after column ${at}, "${text.slice(at, at + 20)}" is not a key=value pair as klog prints one`);
+      if (!kv)
+        return fail(`after column ${at}, "${text.slice(at, at + 20)}" is not a key=value pair as klog prints one`);
       const key = kv[1]!;
       at += kv[0].length;
       if (text[at] === '"') {
@@ -115,7 +127,9 @@ export function klogEntries(lines: LogLine[], wanted: (message: string) => boole
         const block: string[] = [];
         for (i++; i < lines.length && lines[i]!.text.startsWith('\t'); i++) block.push(lines[i]!.text.slice(1));
         if (i >= lines.length || !lines[i]!.text.startsWith(' >'))
-          return fail(`${key}=< (klog's multi-line value) is not closed by a " >" line${i < lines.length ? ` (output line ${lines[i]!.line} is neither)` : ''}`);
+          return fail(
+            `${key}=< (klog's multi-line value) is not closed by a " >" line${i < lines.length ? ` (output line ${lines[i]!.line} is neither)` : ''}`,
+          );
         entry.values.set(key, { text: block.join('\n'), form: 'multi-line' });
         text = lines[i]!.text;
         at = 2;

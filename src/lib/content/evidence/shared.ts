@@ -6,9 +6,13 @@ import { createHash } from 'node:crypto';
 export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** A reading, or why the output cannot back its cell: `problem`, at `line` of the output when known. */
-export type ReadResult<R> = { reading: R; problem?: undefined; line?: undefined } | { reading?: undefined; problem: string; line?: number };
+export type ReadResult<R> =
+  { reading: R; problem?: undefined; line?: undefined } | { reading?: undefined; problem: string; line?: number };
 
-export const refuse = (problem: string, line?: number): { problem: string; line?: number } => ({ problem, ...(line !== undefined && { line }) });
+export const refuse = (problem: string, line?: number): { problem: string; line?: number } => ({
+  problem,
+  ...(line !== undefined && { line }),
+});
 
 /** One exercise's reader: what its output must show (in the words of an error), and the reading. */
 export interface ExerciseReader<R> {
