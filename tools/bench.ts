@@ -5,7 +5,8 @@
 // every page cold in Chromium and reports what it
 // downloads, runs Lighthouse on the table page and a row page (mobile and desktop presets, medians
 // of --lighthouse-runs; 0 skips it), checks the budgets, then rebuilds with the table grown to
-// synthetic sizes to show how build time and the table page's weight grow. Progress goes to stderr; the Markdown report to
+// synthetic sizes to show how build time and the table page's weight grow. Progress goes to stderr; the
+// Markdown report to
 // stdout, and every figure to .bench/results.json.
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, readFileSync, readdirSync, existsSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';

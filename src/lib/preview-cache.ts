@@ -1,5 +1,6 @@
 // Where what the build draws for the project's own content is kept: the link-preview images in
-// preview-images/ (see preview-image.ts), in the repository; for any other content folder, the build cache. And the upkeep of preview-images/
+// preview-images/ (see preview-image.ts), in the repository; for any other content folder, the build cache.
+// And the upkeep of preview-images/
 // at the end of a build. Light on purpose: astro.config.mjs imports it, and nothing here loads the
 // renderers or the content model.
 import { createHash } from 'node:crypto';

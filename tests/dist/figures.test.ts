@@ -1,6 +1,7 @@
 // The figures in the built HTML (no browser): on every page that shows one - each MDX page that
 // embeds it with <Figure id="…" />, and the page of each row it lists - the figure has its caption,
-// the drawing (inline, one SVG per lane, in a box named as an image) and its text: every step in the figure's order, with the same citation links as its
+// the drawing (inline, one SVG per lane, in a box named as an image) and its text: every step in the figure's
+// order, with the same citation links as its
 // provenance or marked as our reading. Expected figures, pages and steps come from the content.
 // Run after a build, with the build's SITE_BASE (tools/task.sh does).
 import { test } from 'node:test';

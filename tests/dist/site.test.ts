@@ -380,7 +380,8 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
   const lines = read('comparison.csv').trimEnd().split('\r\n');
   assert.equal(lines[0], 'axis,question,backend,provenance,exercise,short,answer,cites,sources');
   assert.equal(lines.length, 1 + model.rows.length * model.backends.length);
-  // Both answers, as plain text, in every cell's record, in model order (their text is checked against the table above).
+  // Both answers, as plain text, in every cell's record, in model order (their text is checked against the
+  // table above).
   const records = csvRecords(read('comparison.csv'));
   assert.deepEqual(records[0]!.slice(5, 7), ['short', 'answer']);
   assert.deepEqual(

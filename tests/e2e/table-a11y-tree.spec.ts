@@ -1,8 +1,9 @@
 // The table as a screen reader hears it: the names Chromium computes for the table's headers,
 // the order one cell of each provenance reads in (closed: its short answer, then its badge, which is
 // the button of its details; opened from the keyboard: then its full answer and what it rests on), and
-// the order Tab walks the row tools and each cell's badge, with each focused element in view. Everything expected comes from the built
-// site's comparison.json, not from literals, so adding a row or a column needs no change here.
+// the order Tab walks the row tools and each cell's badge, with each focused element in view. Everything
+// expected comes from the built site's comparison.json, not from literals, so adding a row or a column
+// needs no change here.
 // Runs at desktop width, at 360 px (each row a stacked group: CSS changes the table's boxes, and the
 // table must keep its roles) and with JavaScript off (no copy buttons).
 import type { CDPSession, Page } from '@playwright/test';
@@ -91,7 +92,10 @@ function bySource(cites: Cite[]): [string, Cite[]][] {
 const badgeWords = (cell: Cell): string[] =>
   cell.provenance === 'cited' ? bySource(cell.cites).map(([source]) => source) : ['on a node'];
 
-/** The order a cell reads in at a glance: its short answer, then its badge, the button that opens its details and sources. */
+/**
+ * The order a cell reads in at a glance: its short answer, then its badge, the button that opens its details and
+ * sources.
+ */
 function glanceOrder(cell: Cell, backend: string, question: string): string[] {
   return [
     ...(cell.provenance === 'to-measure' ? ['Expected:'] : []),
@@ -138,7 +142,10 @@ const path = (u: string) => {
   return url.pathname + url.hash;
 };
 
-/** The model's stops for Tab through the table, details closed: per row its link and tools, then each cell's badge (the disclosure's button). */
+/**
+ * The model's stops for Tab through the table, details closed: per row its link and tools, then each cell's
+ * badge (the disclosure's button).
+ */
 function expectedStops(model: Model, js: boolean): string[] {
   return model.rows.flatMap((row) => [
     `link ${path(row.url)}`,
@@ -151,7 +158,10 @@ function expectedStops(model: Model, js: boolean): string[] {
   ]);
 }
 
-/** The stops inside one cell's open details: its evidence (measured), the exercise (to measure), its citations, then its one link. */
+/**
+ * The stops inside one cell's open details: its evidence (measured), the exercise (to measure), its citations,
+ * then its one link.
+ */
 const openStops = (cell: Cell): string[] => [
   ...(cell.evidence ? [`link ${path(cell.evidence)}`] : []),
   ...(cell.provenance === 'to-measure' ? ['link /exercise/'] : []),
@@ -297,7 +307,8 @@ for (const setup of SETUPS) {
           const where = `${provenance} cell ${row.id}/${backend.id}`;
           const selector = `tr#${row.id} > td[data-backend="${backend.id}"]`;
 
-          // Closed: the short answer first (after "Expected:" while to measure), then the badge, and nothing of the full answer.
+          // Closed: the short answer first (after "Expected:" while to measure), then the badge, and nothing
+          // of the full answer.
           const [closed] = await axNames(cdp, selector);
           if (closed?.role !== 'cell') problems.push(`${where}: expected role cell, found ${closed?.role}`);
           inOrder(closed?.name ?? '', glanceOrder(cell, backend.name, row.question), `${where}, closed`);

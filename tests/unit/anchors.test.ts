@@ -1,4 +1,5 @@
-// Unit tests for src/lib/content/anchors.ts (and its build rule) and end-to-end runs of tools/verify-anchors.ts, on the FIXTURE
+// Unit tests for src/lib/content/anchors.ts (and its build rule) and end-to-end runs of
+// tools/verify-anchors.ts, on the FIXTURE
 // files under tests/fixtures/anchors (a made-up upstream file and content citing it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -400,7 +400,8 @@ test("a token its sentence's citations do not carry (issue 31): at the token's f
       `^version "1\\.43" is in none of its sentence's citations \\(looked in fixture-kep/fixture-quote \\(lines 3–4\\)\\): ${hint.source}`,
     ),
   });
-  // In a page: a code span in a sentence that cites nothing (the citation is in the sentence before), and a quoted phrase.
+  // In a page: a code span in a sentence that cites nothing (the citation is in the sentence before), and a
+  // quoted phrase.
   await assertProblem('token-not-carried', {
     file: 'pages/fixture.mdx',
     line: 14,

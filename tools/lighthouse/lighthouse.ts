@@ -1,5 +1,6 @@
 // Lighthouse (the npm package) against the bench's static server, in the full Chromium a reader runs
-// (the e2e tests use its headless shell), launched by chrome-launcher. Only loopback is involved: the page's requests go to the local
+// (the e2e tests use its headless shell), launched by chrome-launcher. Only loopback is involved: the page's
+// requests go to the local
 // server and Lighthouse reports nowhere (error reporting stays off, as in the Node API's default).
 import { FULL_BROWSER } from '../lib/chromium.ts';
 import lighthouse, { desktopConfig, type Config } from 'lighthouse';

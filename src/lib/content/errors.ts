@@ -61,7 +61,10 @@ export class ContentError extends AstroError {
 export const fieldName = (path: YamlPath): string =>
   path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${k}` : k), '');
 
-/** Text to find inside the value at a path: its `nth` occurrence (0 = the first), e.g. a cited id in a cell's answer. */
+/**
+ * Text to find inside the value at a path: its `nth` occurrence (0 = the first), e.g. a cited id in a cell's
+ * answer.
+ */
 export interface Seek {
   text: string;
   nth?: number;

@@ -42,7 +42,10 @@ export interface LaidEdge {
 export interface LaneLayout {
   id: string;
   title: string[];
-  /** Each stage's band (its label, on a figure with stages) and its slot's empty box, where the lane has no step there. */
+  /**
+   * Each stage's band (its label, on a figure with stages) and its slot's empty box, where the lane has no step
+   * there.
+   */
   slots: Array<{ stage: string | undefined; y: number; h: number; band?: TextBox; empty?: Box }>;
   steps: Array<TextBox & { id: string; reading: boolean; stage: string | undefined }>;
   edges: LaidEdge[];

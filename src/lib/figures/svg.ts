@@ -32,7 +32,10 @@ function boxText(b: TextBox, cls: string): string {
 /** The prefix of ids inside a drawing: unique in a page, which shows a figure once. */
 const figureId = (figure: Pick<FigureModel, 'id'>) => `fig-${figure.id}`;
 
-/** One lane, in its own coordinates (0 0 at its top left): its frame and title, its stages' bands, its steps and edges. */
+/**
+ * One lane, in its own coordinates (0 0 at its top left): its frame and title, its stages' bands, its steps and
+ * edges.
+ */
 function laneBody(lane: LaneLayout, layout: Layout, figureId: string, first: boolean): string {
   const W = layout.laneWidth,
     cx = W / 2;

@@ -5,7 +5,10 @@ import { missing, type ExerciseReader } from './shared.ts';
 export interface IptablesEndpointRule {
   /** The endpoint chain it jumps to (KUBE-SEP-…). */
   target: string;
-  /** "random" (statistic match with a probability), "affinity" (recent match), or "rest" (no match: takes what is left). */
+  /**
+   * "random" (statistic match with a probability), "affinity" (recent match), or "rest" (no match: takes what is
+   * left).
+   */
   kind: 'random' | 'affinity' | 'rest';
   /** The statistic match's probability, as printed. */
   probability?: string;
