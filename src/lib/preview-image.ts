@@ -146,8 +146,8 @@ export function homeCard(model: TableModel): Node {
   );
 }
 
-// Drawing a card costs 0.1-0.5 s (the first one more: it loads satori, resvg and sharp), a third of a
-// clean build's time for seven cards. So each PNG is kept, named by a hash of everything that decides
+// Drawing cards is a large part of a clean build (the first one loads satori, resvg and sharp;
+// docs/performance.md). So each PNG is kept, named by a hash of everything that decides
 // its pixels: the card (all its text and styles), the font files and the renderers' versions. Two
 // places hold them:
 //   - preview-images/ in the repository, for the project's own content: a clean checkout (CI, a

@@ -1,8 +1,7 @@
 // The browser the e2e suite drives: Debian's Chromium (Playwright cannot download browsers
 // here), in its headless-shell build (`apt-get install chromium-headless-shell`), the same
 // engine and version without the desktop browser's UI processes; it is what Playwright itself
-// runs for headless tests. Measured on this 2-core machine: the same four e2e tests took 17.2 s
-// against 21.7 s with the full browser, each test about half as long. CHROMIUM_PATH picks
+// runs for headless tests, and faster per test than the full browser (docs/performance.md). CHROMIUM_PATH picks
 // another browser (the full one: /usr/bin/chromium).
 // The benchmark measures pages in the full browser, as a reader loads them (the headless shell, for
 // one, never asks for a favicon), and Lighthouse runs in it too (tools/lib/lighthouse.ts).

@@ -4,7 +4,7 @@
 // e2e tests exercise the Content-Security-Policy the site ships.
 // Usage: node tools/lib/static-server.ts [port]   (SITE_BASE from the environment;
 // SERVE_DIR serves another build folder instead of dist/). Port 0 (the default) takes a free
-// port; the line printed once listening names the port (see LISTENING in free-port.ts).
+// port; the line printed once listening names the port (tools/lib/ports.ts reads it).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';

@@ -9,8 +9,8 @@ type Markdown = NonNullable<AstroUserConfig['markdown']> & Pick<AstroConfig['mar
  * One line of words in which neither Markdown nor HTML finds any syntax: letters, digits, spaces and
  * sentence punctuation, no link a GFM autolink could see, no colon before a letter (a directive,
  * :cite[…]). The processor renders such a line as one
- * paragraph of the same text (smartypants is off), so it is not run for it: half of the fields are
- * such lines, and rendering them was a third of the content sync of a clean build. A unit test
+ * paragraph of the same text (smartypants is off), so it is not run for it: about half of the fields
+ * are such lines, and rendering them was a large part of the content sync (docs/performance.md). A unit test
  * renders every such field of content/ both ways (tests/unit/markdown.test.ts).
  */
 export const isPlainLine = (md: string): boolean =>

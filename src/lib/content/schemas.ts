@@ -92,7 +92,7 @@ export const SHORT_MAX_WORDS = 12;
 
 /**
  * A cell's short answer: what the table shows beside the badge, the full answer one click away.
- * Never stronger than the full answer (README: "Short answers").
+ * Never stronger than the full answer (docs/claims.md, "Short answers and summaries").
  */
 const shortAnswer = z
   .string({
