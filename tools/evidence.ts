@@ -44,7 +44,7 @@ try {
       `evidence: added ${a.file} (${a.id}); set measure.evidence on row "${a.axis}", column "${a.backend}" at ${a.axesAt}`,
     );
   }
-  console.log('evidence: next, npm run build: the cell(s) show as Measured, with what was read from the output');
+  console.log('evidence: next, npm run build: the cell(s) show as Measured, with what was counted in the output');
 } catch (error) {
   if (!(error instanceof ContentError)) throw error;
   console.error(

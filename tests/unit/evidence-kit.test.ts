@@ -1,5 +1,5 @@
 // The evidence kit, end to end, on FIXTURES only (tests/fixtures/evidence-kit/; never the site's
-// content/): the output readers (src/lib/content/evidence/), the build's shape, checksum
+// content/): the output counters (src/lib/content/evidence/), the build's shape, checksum
 // and mode checks on evidence files, every refusal of `npm run evidence -- add`, the capture
 // script's own refusals, and the whole path on a real kernel: FIXTURE rules shaped like
 // kube-proxy's are written with the real iptables-restore and nft -f into a network namespace of
@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import {
   readIptablesNat,
   readNftTable,
-  readOutput,
+  countOutput,
   readSyncLog,
   iptablesWords,
   sha256,
@@ -152,7 +152,7 @@ test('readNftTable: the FIXTURE numgen verdict map, its three endpoint chains an
 // The logs below are written by FIXTURE-klog-cri.ts (klog's and the CRI's formats, from their
 // upstream sources), and each count is checked against the test's own count of the payload.
 
-/** Lines, chains declared and rules of a payload, counted here, independently of the reader. */
+/** Lines, chains declared and rules of a payload, counted here, independently of the counter. */
 function countPayload(backend: 'iptables' | 'nftables', payload: string) {
   const lines = payload.replace(/\n$/, '').split('\n');
   return backend === 'iptables'
@@ -176,11 +176,11 @@ const restoreEntry = (payload: string, pairs: Array<[string, Value]> = [['ipFami
     ],
     1,
   ) + klogEntry('Restoring iptables', [...pairs, ['rules', { bytes: Buffer.from(payload) }]], 2);
-// The syncs as logged (readSyncLog); readOutput(18) also needs the change they show (below).
+// The syncs as logged (readSyncLog); countOutput(18) also needs the change they show (below).
 const sync18 = (backend: string, output: string) => {
-  const { reading, problem, line } = readSyncLog(output, backend);
+  const { count, problem, line } = readSyncLog(output, backend);
   assert.equal(problem, undefined, `${problem} (line ${line})`);
-  return reading!;
+  return count!;
 };
 
 test('exercise 18, iptables: the payload is read by its key, "rules", after the logger\'s ipFamily (fault 1)', () => {
@@ -234,7 +234,7 @@ test('exercise 18, nftables: the multi-line "transaction" value, every sync in o
   for (const s of syncs)
     assert.deepEqual({ lines: s.lines.length, chains: s.chains, rules: s.rules }, countPayload('nftables', payload));
   assert.ok(syncs[0]!.line < syncs[1]!.line, 'each sync says where it starts in the output');
-  assert.match(readOutput(18, 'iptables', log).problem!, /Restoring iptables/, "another backend's marker is not read");
+  assert.match(countOutput(18, 'iptables', log).problem!, /Restoring iptables/, "another backend's marker is not read");
 });
 
 test('exercise 18: a line longer than a CRI record, split into P records, is joined (fault 2)', () => {
@@ -259,8 +259,8 @@ test('exercise 18: a line longer than a CRI record, split into P records, is joi
 
 test('exercise 18: refused, located, when it counts nothing or cannot read it whole', () => {
   const refused = (backend: string, output: string, want: RegExp, line?: number) => {
-    const { reading, problem, line: at } = readOutput(18, backend, output);
-    assert.equal(reading, undefined, `accepted: ${JSON.stringify(reading)?.slice(0, 200)}`);
+    const { count, problem, line: at } = countOutput(18, backend, output);
+    assert.equal(count, undefined, `accepted: ${JSON.stringify(count)?.slice(0, 200)}`);
     assert.match(problem ?? '', want);
     if (line !== undefined) assert.equal(at, line, problem);
   };
@@ -378,10 +378,10 @@ test("exercise 18 shows the change: the Service's endpoints before (the rules be
   for (const backend of ['iptables', 'nftables'] as const) {
     // A periodic sync that still writes the 3 endpoints, then the one that writes 4.
     const log = criRecords(syncWriting(backend, 3, 1) + syncWriting(backend, 4, 2), false);
-    const { reading, problem } = readOutput(18, backend, ex18Output(backend, log));
+    const { count, problem } = countOutput(18, backend, ex18Output(backend, log));
     assert.equal(problem, undefined, problem);
-    assert.ok(reading?.exercise === 18);
-    const { change, syncs } = reading;
+    assert.ok(count?.exercise === 18);
+    const { change, syncs } = count;
     const chain =
       backend === 'iptables' ? 'KUBE-SVC-FIXTURE3ENDPOINTS' : 'service-FIXTURE0-fixture-ns/fixture-svc/tcp/http';
     assert.deepEqual(
@@ -428,8 +428,8 @@ test("exercise 18 shows the change: the Service's endpoints before (the rules be
 
 test('exercise 18 refuses, located, a capture whose syncs do not show the endpoint count moving as recorded', () => {
   const refused = (backend: 'iptables' | 'nftables', output: string, want: RegExp, line: number) => {
-    const { reading, problem, line: at } = readOutput(18, backend, output);
-    assert.equal(reading, undefined, `accepted: ${JSON.stringify(reading)?.slice(0, 200)}`);
+    const { count, problem, line: at } = countOutput(18, backend, output);
+    assert.equal(count, undefined, `accepted: ${JSON.stringify(count)?.slice(0, 200)}`);
     assert.match(problem ?? '', want);
     assert.equal(at, line, problem);
   };
@@ -495,13 +495,13 @@ test('exercise 18 refuses, located, a capture whose syncs do not show the endpoi
   );
 });
 
-test("readOutput: each exercise's shape, and an iptables dump is not exercise 17 nor an nft listing exercise 16", () => {
-  assert.equal(readOutput(16, 'iptables', RULES).reading?.exercise, 16);
-  assert.equal(readOutput(17, 'nftables', NFT).reading?.exercise, 17);
-  assert.match(readOutput(17, 'nftables', RULES).problem!, /numgen random mod N/);
-  assert.match(readOutput(16, 'iptables', NFT).problem!, /KUBE-SVC-/);
-  assert.match(readOutput(18, 'nftables', RULES).problem!, /Running nftables transaction/);
-  assert.deepEqual(readOutput(1, 'iptables', 'anything'), {}, 'no reader: no claim either way');
+test("countOutput: each exercise's shape, and an iptables dump is not exercise 17 nor an nft listing exercise 16", () => {
+  assert.equal(countOutput(16, 'iptables', RULES).count?.exercise, 16);
+  assert.equal(countOutput(17, 'nftables', NFT).count?.exercise, 17);
+  assert.match(countOutput(17, 'nftables', RULES).problem!, /numgen random mod N/);
+  assert.match(countOutput(16, 'iptables', NFT).problem!, /KUBE-SVC-/);
+  assert.match(countOutput(18, 'nftables', RULES).problem!, /Running nftables transaction/);
+  assert.deepEqual(countOutput(1, 'iptables', 'anything'), {}, 'no counter: no claim either way');
 });
 
 // --- axes.yaml edited in place ---------------------------------------------------------------
@@ -1312,7 +1312,7 @@ test(
     assert.ok(netns, why);
     const parent = join(scratch, 'refuse-node-rotated');
     mkdirSync(parent, { recursive: true });
-    // What kube-proxy logged before: the capture starts reading after it.
+    // What kube-proxy logged before: the capture reads only what comes after it.
     writeFileSync(
       join(parent, 'FIXTURE-kube-proxy.log'),
       criRecords(klogEntry('FIXTURE earlier entry', [['pad', 'x'.repeat(4000)]], 1).repeat(30), false),
@@ -1448,20 +1448,20 @@ test(
       assert.equal(c.provenance, 'measured', `${row}/${col}`);
       if (c.provenance !== 'measured') continue;
       assert.equal(c.evidence.mode, col);
-      // The measured cell carries the reading made once, when its evidence file loaded.
-      const { reading } = c.evidence;
-      assert.deepEqual(reading, readOutput(c.evidence.exercise, col, c.evidence.output).reading);
-      if (reading?.exercise === 16) {
+      // The measured cell carries the count made once, when its evidence file loaded.
+      const { count } = c.evidence;
+      assert.deepEqual(count, countOutput(c.evidence.exercise, col, c.evidence.output).count);
+      if (count?.exercise === 16) {
         assert.match(c.evidence.output, /^# Generated by iptables-save/m, 'the real iptables-save wrote it');
-        assert.equal(reading.services[0]!.endpoints.length, 3);
-        for (const e of reading.services[0]!.endpoints) assert.ok(Math.abs(e.share! - 1 / 3) < 1e-6);
-      } else if (reading?.exercise === 17) {
+        assert.equal(count.services[0]!.endpoints.length, 3);
+        for (const e of count.services[0]!.endpoints) assert.ok(Math.abs(e.share! - 1 / 3) < 1e-6);
+      } else if (count?.exercise === 17) {
         assert.match(c.evidence.output, /^table ip kube-proxy \{/m, 'the real nft wrote it');
-        assert.equal(reading.services[0]!.modulus, 3);
-        assert.equal(reading.services[0]!.endpoints.length, 3);
-      } else if (reading?.exercise === 18) {
+        assert.equal(count.services[0]!.modulus, 3);
+        assert.equal(count.services[0]!.endpoints.length, 3);
+      } else if (count?.exercise === 18) {
         assert.deepEqual(
-          reading.syncs.map((s) => ({ lines: s.lines.length, chains: s.chains, rules: s.rules })),
+          count.syncs.map((s) => ({ lines: s.lines.length, chains: s.chains, rules: s.rules })),
           [countPayload(col, payloads[col]!)],
         );
         // Before: the rules the real iptables-save or nft printed before the scale; after: the sync.
@@ -1473,17 +1473,17 @@ test(
         );
         assert.deepEqual(
           [
-            reading.change.before.map((c) => c.endpoints.length),
-            reading.change.after.map((c) => c.endpoints.length),
-            reading.change.sync,
+            count.change.before.map((c) => c.endpoints.length),
+            count.change.after.map((c) => c.endpoints.length),
+            count.change.sync,
           ],
           [[3], [4], 0],
         );
-      } else assert.fail(`no reading for ${row}/${col}`);
+      } else assert.fail(`no count for ${row}/${col}`);
     }
     assert.deepEqual(readdirSync(join(root, 'content/evidence')), realEvidence, 'nothing landed in the real content/');
 
-    // The real build of that copy: the evidence pages show what was read.
+    // The real build of that copy: the evidence pages show what was counted.
     const work = join(scratch, 'netns-build');
     const build = astroBuild(content, work);
     assert.equal(build.status, 0, build.output);

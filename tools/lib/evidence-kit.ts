@@ -20,7 +20,7 @@ import { PATHS, readCollection } from '../../src/lib/content/collections.ts';
 import type { AxisEntry, BackendEntry } from '../../src/lib/content/entries.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { evidenceSchema, type Evidence } from '../../src/lib/content/schemas.ts';
-import { readOutput, sha256 } from '../../src/lib/content/evidence/index.ts';
+import { countOutput, sha256 } from '../../src/lib/content/evidence/index.ts';
 import type { YamlFile } from '../../src/lib/content/yaml.ts';
 
 interface Env {
@@ -329,7 +329,7 @@ function plan(
         ...where('measure', 'evidence'),
         problem: `this cell already has evidence "${target.measure.evidence}"; remove it first to replace it`,
       });
-    const { problem, line } = readOutput(cell.exercise, cell.backend, cell.output);
+    const { problem, line } = countOutput(cell.exercise, cell.backend, cell.output);
     if (problem)
       problems.push({
         file: displayPath(join(cell.dir, 'output')),

@@ -4,7 +4,7 @@ import type { Site, Source, Excerpt, Backend, Axis, Cell, Evidence, PageData, Fi
 import type { Problem } from './errors.ts';
 import type { YamlFile } from './yaml.ts';
 import type { PageScan } from './page-scan.ts';
-import type { Reading } from './evidence/index.ts';
+import type { Count } from './evidence/index.ts';
 
 /** Where an entry came from: its file and, in a list file, its index. */
 export interface Origin {
@@ -33,8 +33,8 @@ export interface ExcerptEntry extends Excerpt, Origin {
 export interface EvidenceEntry extends Evidence {
   id: string;
   file: string;
-  /** What its output shows, read once when the file is loaded (evidence/, one reader per exercise). */
-  reading?: Reading;
+  /** What its output shows, counted once when the file is loaded (evidence/, one counter per exercise). */
+  count?: Count;
 }
 export interface PageEntry extends PageScan {
   /** The page's id in the pages collection: its path under content/pages, without extension. */

@@ -4,14 +4,14 @@
 import type { Evidence } from './schemas.ts';
 import type { Problem } from './errors.ts';
 import type { YamlFile } from './yaml.ts';
-import { readOutput, sha256, type Reading } from './evidence/index.ts';
+import { countOutput, sha256, type Count } from './evidence/index.ts';
 
-/** The evidence file's problems, and what its output shows (read here once, kept on the entry). */
-export function readEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: Problem[]; reading?: Reading } {
+/** The evidence file's problems, and what its output shows (counted here once, kept on the entry). */
+export function countEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: Problem[]; count?: Count } {
   const problems: Problem[] = [];
   const add = (field: keyof Evidence, problem: string) =>
     problems.push({ file: yaml.file, ...yaml.at([field]), row: ev.axis, column: ev.backend, field, problem });
-  const { problem, line, reading } = readOutput(ev.exercise, ev.backend, ev.output);
+  const { problem, line, count } = countOutput(ev.exercise, ev.backend, ev.output);
   if (problem)
     add(
       'output',
@@ -24,5 +24,5 @@ export function readEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: Pr
     );
   if (ev.mode !== undefined && ev.mode !== ev.backend)
     add('mode', `captured with kube-proxy in mode "${ev.mode}", but this is evidence for the "${ev.backend}" column`);
-  return { problems, ...(reading && { reading }) };
+  return { problems, ...(count && { count }) };
 }

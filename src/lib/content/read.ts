@@ -22,7 +22,7 @@ import {
 import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage } from './page-scan.ts';
-import { readEvidenceOutput } from './evidence-checks.ts';
+import { countEvidenceOutput } from './evidence-checks.ts';
 import { renderInline, type Render } from './inline.ts';
 import type {
   Origin,
@@ -222,9 +222,9 @@ async function readDocuments<S extends z.ZodType, T>(
 
 export const readEvidence = (folder: string): Promise<Read<EvidenceEntry>> =>
   readDocuments(folder, evidenceSchema, docLocate, async (data, id, yaml, problems) => {
-    const { problems: found, reading } = readEvidenceOutput(data, yaml);
+    const { problems: found, count } = countEvidenceOutput(data, yaml);
     problems.push(...found);
-    return { ...data, id, file: yaml.file, ...(reading && { reading }) };
+    return { ...data, id, file: yaml.file, ...(count && { count }) };
   });
 
 export const readFigures = (folder: string, render: Render): Promise<Read<FigureEntry>> =>

@@ -10,7 +10,7 @@
 // Pure, no I/O.
 import { readIptablesNat } from './ex16.ts';
 import { readNftTable, vmapElements } from './ex17.ts';
-import { refuse, type ReadResult } from './shared.ts';
+import { refuse, type CountResult } from './shared.ts';
 
 /** One of the Service's chains (one per port) and the endpoint chains it picks among. */
 export interface ServiceEndpoints {
@@ -75,7 +75,7 @@ export function serviceEndpoints(text: string, backend: string, service: string,
 }
 
 /** The change the capture recorded, or why the output does not prove one. */
-export function readChangeRecord(output: string, backend: string): ReadResult<ChangeRecord> {
+export function readChangeRecord(output: string, backend: string): CountResult<ChangeRecord> {
   const lines = output.split('\n');
   const values = new Map<string, { value: string; line: number }>();
   const kubectl: string[] = [];
@@ -166,5 +166,5 @@ export function readChangeRecord(output: string, backend: string): ReadResult<Ch
       `the rules before the scale (${before.command}) show no endpoints of service ${service}: the change cannot be shown against them`,
       before.line,
     );
-  return { reading: record };
+  return { count: record };
 }

@@ -1,6 +1,6 @@
 // Exercise 16 (iptables, endpoint selection): the Service chains of an `iptables-save -t nat` dump
 // and the rules that pick among their endpoints. Pure, no I/O.
-import { missing, type ExerciseReader } from './shared.ts';
+import { missing, type ExerciseCounter } from './shared.ts';
 
 export interface IptablesEndpointRule {
   /** The endpoint chain it jumps to (KUBE-SEP-…). */
@@ -96,12 +96,12 @@ export function readIptablesNat(output: string): IptablesService[] {
   return services;
 }
 
-export const ex16: ExerciseReader<{ exercise: 16; services: IptablesService[] }> = {
+export const ex16: ExerciseCounter<{ exercise: 16; services: IptablesService[] }> = {
   exercise: 16,
   expected:
     'a KUBE-SVC-… chain of the nat table with its jumps to KUBE-SEP-… endpoint chains (the output of `iptables-save -t nat`)',
-  read(output) {
+  count(output) {
     const services = readIptablesNat(output);
-    return services.length > 0 ? { reading: { exercise: 16, services } } : missing(this);
+    return services.length > 0 ? { count: { exercise: 16, services } } : missing(this);
   },
 };

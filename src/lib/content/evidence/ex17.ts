@@ -1,6 +1,6 @@
 // Exercise 17 (nftables, endpoint selection): the `numgen random mod N` verdict maps of
 // `nft list table ip kube-proxy` and the endpoint chains they map to. Pure, no I/O.
-import { missing, type ExerciseReader } from './shared.ts';
+import { missing, type ExerciseCounter } from './shared.ts';
 
 export interface NftService {
   chain: string;
@@ -68,12 +68,12 @@ export function readNftTable(output: string): NftService[] {
   return services;
 }
 
-export const ex17: ExerciseReader<{ exercise: 17; services: NftService[] }> = {
+export const ex17: ExerciseCounter<{ exercise: 17; services: NftService[] }> = {
   exercise: 17,
   expected:
     'a chain with a `numgen random mod N vmap { … }` rule mapping to endpoint chains (the output of `nft list table ip kube-proxy`)',
-  read(output) {
+  count(output) {
     const services = readNftTable(output).filter((s) => s.endpoints.length > 0);
-    return services.length > 0 ? { reading: { exercise: 17, services } } : missing(this);
+    return services.length > 0 ? { count: { exercise: 17, services } } : missing(this);
   },
 };

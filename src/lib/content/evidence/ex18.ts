@@ -10,7 +10,7 @@
 //     chain L193-L202 and of a rule L305-L308).
 // The log is a container log file (CRI records, ./cri.ts) of klog entries (./klog.ts); the payload
 // is read by its key and counted: its lines, the chains it declares and the rules it writes. A sync
-// that cannot be read whole, or whose payload counts no rule, refuses the reading: it is not a
+// that cannot be read whole, or whose payload counts no rule, refuses the count: it is not a
 // measurement. Nor is a sync that does not show the change the capture recorded making (./change.ts):
 // the Service's endpoints, as the rules before the scale hold them, must move by the replicas the
 // Deployment was scaled by in the syncs, and the first sync that shows them moved is the one whose
@@ -18,7 +18,7 @@
 import { readChangeRecord, serviceEndpoints, type ChangeRecord, type ServiceEndpoints } from './change.ts';
 import { logLines } from './cri.ts';
 import { klogEntries } from './klog.ts';
-import { missing, refuse, type ExerciseReader, type ReadResult } from './shared.ts';
+import { missing, refuse, type ExerciseCounter, type CountResult } from './shared.ts';
 
 /**
  * Each backend's sync payload: the message kube-proxy logs at -v=9 with what it writes to the
@@ -104,7 +104,7 @@ export interface ShownChange extends ChangeRecord {
 }
 
 /** Every sync payload logged for `backend`, in order, or the first reason one cannot be counted. */
-export function readSyncLog(output: string, backend: string): ReadResult<SyncPayload[]> {
+export function readSyncLog(output: string, backend: string): CountResult<SyncPayload[]> {
   const format = FORMATS[backend];
   if (!format) return missing(ex18);
   const { marker, key, chain, rule } = format;
@@ -147,7 +147,7 @@ export function readSyncLog(output: string, backend: string): ReadResult<SyncPay
       rules,
     });
   }
-  return { reading: syncs };
+  return { count: syncs };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -162,7 +162,7 @@ export function showChange(
   syncs: SyncPayload[],
   change: ChangeRecord,
   backend: string,
-): ReadResult<{ syncs: SyncPayload[]; change: ShownChange }> {
+): CountResult<{ syncs: SyncPayload[]; change: ShownChange }> {
   const delta = change.replicasAfter - change.replicasBefore;
   const scaled = `the capture recorded deployment ${change.deployment} scaled ${change.replicasBefore} -> ${change.replicasAfter}`;
   const withService = syncs.map((s) => ({
@@ -200,19 +200,19 @@ export function showChange(
     }
     shown = Math.max(shown, first);
   }
-  return { reading: { syncs: withService, change: { ...change, delta, after, sync: shown } } };
+  return { count: { syncs: withService, change: { ...change, delta, after, sync: shown } } };
 }
 
-export const ex18: ExerciseReader<{ exercise: 18; words: PayloadWords; syncs: SyncPayload[]; change: ShownChange }> = {
+export const ex18: ExerciseCounter<{ exercise: 18; words: PayloadWords; syncs: SyncPayload[]; change: ShownChange }> = {
   exercise: 18,
   expected:
     'the sync payload kube-proxy logs at -v=9 ("Restoring iptables" with rules= for iptables, "Running nftables transaction" with transaction= for nftables)',
-  read(output, backend) {
+  count(output, backend) {
     const r = readSyncLog(output, backend);
-    if (!r.reading) return r;
+    if (!r.count) return r;
     const change = readChangeRecord(output, backend);
-    if (!change.reading) return change;
-    const shown = showChange(r.reading, change.reading, backend);
-    return shown.reading ? { reading: { exercise: 18, words: FORMATS[backend]!.words, ...shown.reading } } : shown;
+    if (!change.count) return change;
+    const shown = showChange(r.count, change.count, backend);
+    return shown.count ? { count: { exercise: 18, words: FORMATS[backend]!.words, ...shown.count } } : shown;
   },
 };

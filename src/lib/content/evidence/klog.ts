@@ -91,7 +91,7 @@ function plainEnd(s: string, at: number): number {
 
 /**
  * Every entry of `lines` whose message `wanted` accepts, with its key/value pairs decoded; the
- * first pair klog could not have printed refuses the whole reading, located at its entry.
+ * first pair klog could not have printed refuses the whole count, located at its entry.
  */
 export function klogEntries(
   lines: LogLine[],
