@@ -1,4 +1,4 @@
-// Each source's reading page shows what the source is pinned to: its repository and file, linked at
+// Each source page shows what the source is pinned to: its repository and file, linked at
 // the pinned commit, the commit, and the commit's date only where content records it (committed:,
 // copied from a pinned copy's record; never guessed). Expected values come from the model.
 // Run after a build, with the build's DIST_DIR (tools/task.sh does).
@@ -41,8 +41,8 @@ test("every source's page shows its pin: repository, file, commit, and the date 
 });
 
 test('pages that read no source show no pins', () => {
-  const readingPages = new Set(model.sources.map((s) => s.page));
-  for (const page of model.pages.filter((p) => !readingPages.has(p.id))) {
+  const sourcePages = new Set(model.sources.map((s) => s.page));
+  for (const page of model.pages.filter((p) => !sourcePages.has(p.id))) {
     const $ = cheerio.load(readFileSync(join(dist, page.path, 'index.html'), 'utf8'));
     assert.equal($('.pins').length, 0, `${page.path || '/'} has no pins`);
   }

@@ -390,7 +390,7 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
   );
 });
 
-test('each reading page holds every excerpt of its source under its own id; KEP pages say "as of" the pinned release', () => {
+test('each source page holds every excerpt of its source under its own id; KEP pages say "as of" the pinned release', () => {
   for (const source of model.sources) {
     const $ = html(source.page);
     for (const ref of [...model.excerpts.values()].filter((r) => r.source.id === source.id))
@@ -408,7 +408,7 @@ test('each reading page holds every excerpt of its source under its own id; KEP 
   }
 });
 
-test('the readings index links to every reading page; each quoted question links to the exercise', () => {
+test('the readings index links to every source page; each quoted question links to the exercise', () => {
   const $ = html('readings/');
   const hrefs = $('.prose a[href]')
     .map((_, a) => $(a).attr('href'))
@@ -445,7 +445,7 @@ test("every table of contents lists its page's h2/h3 headings, in order, each li
   assert.ok(tocs > 0, 'no page has a table of contents');
 });
 
-test('the reading order runs from the home page through every listed page once, each step linking back', () => {
+test('the page order runs from the home page through every listed page once, each step linking back', () => {
   const next = (path: string) => html(path)('nav[aria-label="Reading order"] a[rel=next]').attr('href');
   const prev = (path: string) => html(path)('nav[aria-label="Reading order"] a[rel=prev]').attr('href');
   assert.equal(prev(''), undefined, 'the home page comes first');

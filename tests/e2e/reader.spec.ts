@@ -2,7 +2,7 @@
 // theme toggle, print, a 360 px screen, and anchors with JavaScript off. Page-specific
 // assertions use the home and exercise pages and a page with a table of contents. What holds on
 // every page (axe, 360 px width, reading with JavaScript off, the CSP) is in every-page.spec.ts;
-// what the HTML alone shows (the contents list, the reading-order chain) in tests/dist/.
+// what the HTML alone shows (the contents list, the page-order chain) in tests/dist/.
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
 import type { Locator, Page } from '@playwright/test';
 import { builtPages, readBuiltPage, sitemapPages, recordCspViolations } from '../../tools/lib/site-pages.ts';

@@ -164,7 +164,7 @@ test('badges are told apart without colour: each kind has its own border style',
 });
 
 test(
-  'a cited cell links to the exact excerpt on its reading page, one press of its badge away',
+  'a cited cell links to the exact excerpt on its source page, one press of its badge away',
   { tag: '@base' },
   async ({ page }) => {
     await page.goto('');

@@ -277,7 +277,7 @@ test('a source whose page does not exist: names sources.yaml:line, row and page'
     problem: /no page "fixture-missing" in content\/pages\//,
   }));
 
-test('a reading page that leaves out an excerpt of its source: names the page and the excerpt', () =>
+test('a source page that leaves out an excerpt of its source: names the page and the excerpt', () =>
   assertProblem('excerpt-not-embedded', {
     file: 'pages/fixture.mdx',
     line: 1,
@@ -285,7 +285,7 @@ test('a reading page that leaves out an excerpt of its source: names the page an
     problem: /does not embed excerpt "fixture-source\/fixture-excerpt"/,
   }));
 
-test('a reading page that embeds an excerpt twice: names the line of the second embed', () =>
+test('a source page that embeds an excerpt twice: names the line of the second embed', () =>
   assertProblem('excerpt-embedded-twice', {
     file: 'pages/fixture.mdx',
     line: 13,

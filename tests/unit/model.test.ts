@@ -349,7 +349,7 @@ test('rejects a source whose page does not exist', () => {
   );
 });
 
-test('rejects a reading page that leaves out an excerpt of its source', () => {
+test('rejects a source page that leaves out an excerpt of its source', () => {
   const data = fixture();
   data.pages[0]!.embeds = [];
   rejects(
@@ -359,7 +359,7 @@ test('rejects a reading page that leaves out an excerpt of its source', () => {
   );
 });
 
-test('rejects a reading page that embeds an excerpt twice', () => {
+test('rejects a source page that embeds an excerpt twice', () => {
   const data = fixture();
   data.pages[0]!.embeds.push({ id: 'fixture-kep/one', line: 12 });
   rejects(
@@ -426,7 +426,7 @@ test('must never change: IPVS was read, not run, so no IPVS cell is measured or 
       );
 });
 
-test('must never change: every cited excerpt exists and links to its own anchor on its reading page', async () => {
+test('must never change: every cited excerpt exists and links to its own fragment on its source page', async () => {
   const model = await loadTable('content');
   for (const row of model.rows)
     for (const cell of row.cells) {

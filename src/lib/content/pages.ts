@@ -1,4 +1,4 @@
-// The prose pages as the model holds them: in reading order, with their paths, and the primary
+// The prose pages as the model holds them: in page order, with their paths, and the primary
 // navigation derived from their frontmatter (`menu`, `section`, `nav`, `order`). Pure.
 import type { PageData } from './schemas.ts';
 import { routes } from './routes.ts';

@@ -157,7 +157,7 @@ export const evidenceSchema = z.strictObject({
 export const pageSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().min(20, 'write a sentence (it is the link preview)'),
-  /** Position in the artifact's reading order (previous/next links, navigation). */
+  /** Position in the artifact's page order (previous/next links, navigation). */
   order: z.number(),
   /** Short label for navigation; defaults to the title. */
   nav: z.string().optional(),

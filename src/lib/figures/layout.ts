@@ -1,5 +1,5 @@
 // Lays a figure out as a grid, at build time: one column per lane, one row per stage. A step's stage
-// decides its row in every lane, so reading across compares the backends at the same point; a lane
+// decides its row in every lane, so a row read across compares the backends at the same point; a lane
 // with no step at a stage keeps an empty slot there. Each lane is drawn on its own (svg.ts) with the
 // same row heights as every other lane, and the page's CSS places the lanes: side by side when the
 // figure's box is as wide as `width`, one after another (each flowing down) when it is narrower

@@ -38,7 +38,7 @@ export interface FigureModel {
   rows: string[];
   stages: FigureStage[];
   lanes: FigureLane[];
-  /** In reading order: lane by lane, as the content lists them, then (with stages) stage by stage. */
+  /** In the figure's order: lane by lane, as the content lists them, then (with stages) stage by stage. */
   steps: FigureStep[];
   edges: FigureEdge[];
 }

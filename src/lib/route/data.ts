@@ -26,7 +26,7 @@ export interface Link {
   title: string;
 }
 
-/** What a source on its reading page is pinned to: repository, file and commit, and the commit's date when recorded. */
+/** What a source is pinned to, on a source page: repository, file and commit, and the commit's date when recorded. */
 export interface Pin {
   label: string;
   repo: string;
@@ -67,7 +67,7 @@ export interface RouteData {
    * row's page, the figures that explain the row (content: rows). Each is drawn inline.
    */
   figures: FigureView[];
-  /** On a source's reading page, each source it reads and its pin (content: sources.yaml, `page`). */
+  /** On a source page, each source it reads and its pin (content: sources.yaml, `page`). */
   pins: Pin[];
 }
 
