@@ -30,7 +30,7 @@ interface PagefindEntry {
 
 // Pages opt in with data-pagefind-body; these selectors inside them are chrome, not content.
 export const EXCLUDE_SELECTORS = [
-  '.anchor-link', // "Section titled …" heading anchors (screen-reader text)
+  '.anchor-link', // "Section titled …" heading links (screen-reader text)
   '.copy-link', // the table's copy-link buttons
   '.excerpt-self', // an excerpt's link to itself
   '.cites', // citation groups in running text (also data-pagefind-ignore): snippets show the prose

@@ -8,7 +8,7 @@ import remarkDirective from 'remark-directive';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
 import rehypeExternalLinks from 'rehype-external-links';
 import type { AstroUserConfig } from 'astro';
-import { headingAnchor } from './heading-anchor.ts';
+import { headingLink } from './heading-link.ts';
 import { rehypeBaseLinks } from './rehype-base-links.ts';
 import { remarkClaims, type ClaimsOptions } from './remark-claims.ts';
 
@@ -24,7 +24,7 @@ export function markdownConfig(base: string, claims: ClaimsOptions = {}) {
       // Ids first, so the anchor plugin can link them (Astro otherwise adds ids after user plugins).
       rehypePlugins: [
         rehypeHeadingIds,
-        [rehypeAutolinkHeadings, headingAnchor],
+        [rehypeAutolinkHeadings, headingLink],
         [rehypeExternalLinks, { rel: ['noopener'] }],
         [rehypeBaseLinks, { base }],
       ],

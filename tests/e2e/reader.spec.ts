@@ -1,5 +1,5 @@
-// What a reader relies on: search, heading anchors, table of contents, previous/next, the
-// theme toggle, print, a 360 px screen, and anchors with JavaScript off. Page-specific
+// What a reader relies on: search, heading links, table of contents, previous/next, the
+// theme toggle, print, a 360 px screen, and fragments with JavaScript off. Page-specific
 // assertions use the home and exercise pages and a page with a table of contents. What holds on
 // every page (axe, 360 px width, reading with JavaScript off, the CSP) is in every-page.spec.ts;
 // what the HTML alone shows (the contents list, the page-order chain) in tests/dist/.
@@ -130,7 +130,7 @@ test.describe('search', () => {
       for (const path of ['', 'exercise/', ...pages.filter((p) => p.path.startsWith('rows/')).map((p) => p.path)]) {
         expect(urls, `${path || 'home'} is searchable`).toContain(served(baseURL, path));
       }
-      // Screen-reader text of heading anchors and copy buttons is not content, nor are citation groups
+      // Screen-reader text of heading links and copy buttons is not content, nor are citation groups
       // ("[KEP-265 L98–102]"): snippets show the prose (EXCLUDE_SELECTORS in src/integrations/pagefind.ts).
       for (const d of indexed) expect(d.content, d.url).not.toMatch(/Section titled|Copy link|\[[^\]]*\bL\d+(–\d+)?\]/);
     },
@@ -146,7 +146,7 @@ test.describe('search', () => {
       );
       return data.flatMap((d) => d.sub_results);
     }, new URL('pagefind/pagefind.js', baseURL).href)) as { title: string; url: string }[];
-    // On the home page a cell's anchor is #<row>--<backend>; on a row page, its section's heading #cell-<backend>.
+    // On the home page a cell's fragment is #<row>--<backend>; on a row page, its section's heading #cell-<backend>.
     const names: Record<string, string> = { iptables: 'iptables', ipvs: 'IPVS', nftables: 'nftables' };
     const home = subs.filter((s) => /^[^#]*#[a-z0-9-]+--(iptables|ipvs|nftables)$/.test(s.url));
     const rowPages = subs.filter((s) => /#cell-(iptables|ipvs|nftables)$/.test(s.url));
@@ -171,9 +171,7 @@ test.describe('search', () => {
   });
 });
 
-test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" link that lands on it', async ({
-  page,
-}) => {
+test('heading links: every h2/h3 has a keyboard-reachable "Section titled" link that lands on it', async ({ page }) => {
   await page.goto('exercise/');
   const headings = await page
     .locator('.prose :is(h2, h3)')
@@ -186,11 +184,11 @@ test('heading anchors: every h2/h3 has a keyboard-reachable "Section titled" lin
     );
   }
   const first = headings[0]!;
-  const anchor = page.getByRole('link', { name: `Section titled “${first.text}”`, exact: true });
-  for (let i = 0; i < 80 && !(await anchor.evaluate((el) => el === document.activeElement)); i++)
+  const link = page.getByRole('link', { name: `Section titled “${first.text}”`, exact: true });
+  for (let i = 0; i < 80 && !(await link.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press('Tab');
-  await expect(anchor).toBeFocused();
-  await expect(anchor).toBeVisible();
+  await expect(link).toBeFocused();
+  await expect(link).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`#${first.id}$`));
   const heading = page.locator(`[id="${first.id}"]`);
@@ -389,7 +387,7 @@ test.describe('360 px wide', () => {
   });
 });
 
-test('with JavaScript off, row anchors in the table and heading anchors still land', async ({ browser, baseURL }) => {
+test('with JavaScript off, row fragments in the table and heading links still land', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   await page.goto('');
@@ -399,9 +397,9 @@ test('with JavaScript off, row anchors in the table and heading anchors still la
   await expect(page.locator(`tr[id="${id}"]`)).toBeInViewport();
   await expect(page.locator(':target')).toHaveId(id);
   await page.goto('exercise/');
-  const anchor = page.getByRole('link', { name: /^Section titled/ }).first();
-  const href = (await anchor.getAttribute('href'))!;
-  await anchor.click();
+  const link = page.getByRole('link', { name: /^Section titled/ }).first();
+  const href = (await link.getAttribute('href'))!;
+  await link.click();
   await expect(page).toHaveURL(new RegExp(`${href}$`));
   await expect(page.locator(':target')).toBeInViewport();
   await context.close();

@@ -1,7 +1,7 @@
 // Shared links: every row's link-preview image (a 1200x630 PNG under 80 KB at SITE_URL + base),
 // and links that survive a rename: a FIXTURE content folder (tests/fixtures/renamed/ over
 // tests/fixtures/bad-content/valid/) renames a row and a column, is built with the same base into
-// a temporary folder and served like dist/, and its old row page and old anchors must still land.
+// a temporary folder and served like dist/, and its old row page and old fragments must still land.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { sitemapPages, relativeToBase } from '../../tools/lib/site-pages.ts';

@@ -117,7 +117,7 @@ for (const js of [true, false]) {
 }
 
 test(
-  'cold load of a cell anchor highlights that cell alone and scrolls it into view, without JavaScript',
+  'cold load of a cell fragment highlights that cell alone and scrolls it into view, without JavaScript',
   { tag: '@base' },
   async ({ browser, baseURL }) => {
     const row = last;
@@ -132,7 +132,7 @@ test(
     const lit = await bg(`tr#${row.id} > td[data-backend="${one.id}"]`);
     expect(lit, 'the targeted cell is highlighted').not.toBe(await bg(`tr#${row.id} > td[data-backend="${other.id}"]`));
     expect(lit).not.toBe(await bg(`tr#${first!.id} > td[data-backend="${one.id}"]`));
-    // The cell's own link is the anchor it was loaded with; on the row page the same anchor is its section.
+    // The cell's own link is the fragment it was loaded with; on the row page the same fragment is its section.
     await expect(cell.getByRole('link', { name: new RegExp(`^Link to this cell: ${one.name}, `) })).toHaveAttribute(
       'href',
       routes.cellAnchor(row.id, one.id),
@@ -222,7 +222,7 @@ test('print: the table loses its scroll box, badges stay labelled, every full an
 // a cold load, by CSS without JavaScript (::details-content) and by the table's script with it.
 for (const js of [true, false]) {
   test(
-    `cold load of a cell or a row anchor shows its full answers, the rest stay closed (JavaScript ${js ? 'on' : 'off'})`,
+    `cold load of a cell or a row fragment shows its full answers, the rest stay closed (JavaScript ${js ? 'on' : 'off'})`,
     { tag: '@base' },
     async ({ browser, baseURL }) => {
       const context = await browser.newContext({ javaScriptEnabled: js });

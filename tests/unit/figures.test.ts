@@ -108,7 +108,7 @@ test('the SVG: real text, classes only, no style="" attribute; our reading dashe
   assert.match(svg, />§ FIXTURE source</, 'a cited step names its source');
   assert.equal(provenanceLine(figure!.steps[0]!), '§ FIXTURE source');
   assert.match(
-    inlineStyle(figureCss, { anchor: 'figure-x', width: 500 }),
+    inlineStyle(figureCss, { id: 'figure-x', width: 500 }),
     /@container \(min-width:500px\)\{#figure-x \.figure-draw\{flex-direction:row\}\}/,
     "from the lanes' width on, the page places them side by side",
   );

@@ -1,4 +1,4 @@
-// Build-time Markdown: base-prefixed links, heading anchors, and the inline Markdown of YAML
+// Build-time Markdown: base-prefixed links, heading links, and the inline Markdown of YAML
 // fields rendered through the site's own pipeline (the one astro.config.mjs configures).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -203,7 +203,7 @@ test('measure + matching evidence = measured, and the badge names the exercise',
   assert.deepEqual(model.counts, { measured: 1, 'to-measure': 0, cited: 1 });
 });
 
-test('cites resolve to page anchors and pinned lines', () => {
+test('cites resolve to page fragments and pinned lines', () => {
   const model = buildComparison(fixture());
   const cell = model.rows[0]!.cells[1]!;
   assert.equal(cell.cites[0]!.href, 'keps/fixture/#one');

@@ -66,7 +66,7 @@ export const excerptSchema = z
 
 /**
  * Ids an axis or a backend was published under before it was renamed, so links to them keep
- * working (the old row page redirects, the old anchors stay on the page). Never reuse one.
+ * working (the old row page redirects, the old fragments stay on the page). Never reuse one.
  */
 const formerIds = z.array(kebabId).min(1, 'list the old ids, or leave formerly out').optional();
 

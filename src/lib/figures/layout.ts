@@ -37,7 +37,7 @@ export interface LaidEdge {
   to: string;
   path: string;
   arrow: string;
-  label?: { x: number; y: number; text: string; anchor: 'start' | 'end' };
+  label?: { x: number; y: number; text: string; textAnchor: 'start' | 'end' };
 }
 export interface LaneLayout {
   id: string;
@@ -190,7 +190,7 @@ function laneEdges(figure: FigureModel, lane: string, steps: LaneLayout['steps']
         to: e.to,
         path: `M${rx} ${y1}V${y2}`,
         arrow: arrowDown(rx, y2),
-        ...(e.label && { label: { x: rx - 5, y: y1 + 13, text: e.label, anchor: 'end' as const } }),
+        ...(e.label && { label: { x: rx - 5, y: y1 + 13, text: e.label, textAnchor: 'end' as const } }),
       });
       continue;
     }
@@ -208,7 +208,7 @@ function laneEdges(figure: FigureModel, lane: string, steps: LaneLayout['steps']
       to: e.to,
       path: `M${sx} ${y1}H${gx}V${y2}H${sx}`,
       arrow: arrowSide(sx, y2, side === 'left'),
-      ...(e.label && { label: { x: a.x + 4, y: a.y + a.h + 13, text: e.label, anchor: 'start' as const } }),
+      ...(e.label && { label: { x: a.x + 4, y: a.y + a.h + 13, text: e.label, textAnchor: 'start' as const } }),
     });
   }
   return out;

@@ -68,7 +68,7 @@ function laneBody(lane: LaneLayout, layout: Layout, figureId: string, first: boo
     parts.push(`<path class="fig-edge" d="${e.path}"/>`, `<polygon class="fig-arrow" points="${e.arrow}"/>`);
     if (e.label)
       parts.push(
-        `<text class="fig-edge-label" x="${e.label.x}" y="${e.label.y}"${e.label.anchor === 'end' ? ' text-anchor="end"' : ''}>${esc(e.label.text)}</text>`,
+        `<text class="fig-edge-label" x="${e.label.x}" y="${e.label.y}"${e.label.textAnchor === 'end' ? ' text-anchor="end"' : ''}>${esc(e.label.text)}</text>`,
       );
   }
   for (const s of lane.steps)
@@ -134,12 +134,12 @@ const minify = (css: string) =>
  * side by side, it also says from which width of the figure's box (FlowFigure.astro's container)
  * the lanes sit side by side instead of one after another.
  */
-export function inlineStyle(figureCss: string, wide?: { anchor: string; width: number }): string {
+export function inlineStyle(figureCss: string, wide?: { id: string; width: number }): string {
   const tokens = Object.entries(FIGURE_COLOURS)
     .map(([fig, token]) => `${fig}:var(${token})`)
     .join(';');
   const print = '--fig-text:#000;--fig-muted:#333;--fig-border:#999;--fig-accent:#000;--fig-lane:#fff;--fig-step:#fff';
-  const row = wide ? `@container (min-width:${wide.width}px){#${wide.anchor} .figure-draw{flex-direction:row}}` : '';
+  const row = wide ? `@container (min-width:${wide.width}px){#${wide.id} .figure-draw{flex-direction:row}}` : '';
   return `<style>.fig{${tokens}}@media print{.fig{${print}}}${row}${minify(figureCss)}</style>`;
 }
 

@@ -1,6 +1,7 @@
-// Options for rehype-autolink-headings: a link after each h2/h3, inside a wrapper, the way
-// Starlight does it - the visible icon is hidden from assistive tech and the link's accessible
-// name says which section it points to.
+// Options for rehype-autolink-headings: a link to each h2/h3's fragment, after the heading, inside a
+// wrapper, the way Starlight does it - the visible icon is hidden from assistive tech and the link's
+// accessible name says which section it points to. The class names (anchor-link, anchor-icon) are
+// the built HTML's and the CSS's, so they stay.
 import type { Options } from 'rehype-autolink-headings';
 import type { Element, ElementContent } from 'hast';
 
@@ -10,7 +11,7 @@ function textOf(node: Element | ElementContent): string {
   return '';
 }
 
-export const headingAnchor: Options = {
+export const headingLink: Options = {
   behavior: 'after',
   test: ['h2', 'h3'],
   properties: { class: 'anchor-link' },
