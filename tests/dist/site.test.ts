@@ -446,8 +446,8 @@ test("every table of contents lists its page's h2/h3 headings, in order, each li
 });
 
 test('the page order runs from the home page through every listed page once, each step linking back', () => {
-  const next = (path: string) => html(path)('nav[aria-label="Reading order"] a[rel=next]').attr('href');
-  const prev = (path: string) => html(path)('nav[aria-label="Reading order"] a[rel=prev]').attr('href');
+  const next = (path: string) => html(path)('nav[aria-label="Page order"] a[rel=next]').attr('href');
+  const prev = (path: string) => html(path)('nav[aria-label="Page order"] a[rel=prev]').attr('href');
   assert.equal(prev(''), undefined, 'the home page comes first');
   const visited = [''];
   for (let href = next(''); href !== undefined; href = next(visited.at(-1)!)) {

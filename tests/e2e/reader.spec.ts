@@ -227,7 +227,7 @@ test(
   { tag: '@base' },
   async ({ page, baseURL }) => {
     await page.goto('');
-    const order = page.getByRole('navigation', { name: 'Reading order' });
+    const order = page.getByRole('navigation', { name: 'Page order' });
     const next = (await order.locator('a[rel="next"]').getAttribute('href'))!;
     await order.locator('a[rel="next"]').click();
     await page.waitForURL(new URL(next, baseURL).href);
@@ -310,7 +310,7 @@ test.describe('print', () => {
     expect(text, 'dark text on paper').toMatch(/^rgb\((\d{1,2}), (\d{1,2}), (\d{1,2})\)$/);
     await expect(page.getByRole('banner')).toBeHidden();
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeHidden();
-    await expect(page.getByRole('navigation', { name: 'Reading order' })).toBeHidden();
+    await expect(page.getByRole('navigation', { name: 'Page order' })).toBeHidden();
     await expect(page.getByRole('link', { name: /^Section titled/ }).first()).toBeHidden();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByRole('contentinfo')).toBeVisible();
