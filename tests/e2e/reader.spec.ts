@@ -1,7 +1,7 @@
 // What a reader relies on: search, heading links, table of contents, previous/next, the
 // theme toggle, print, a 360 px screen, and fragments with JavaScript off. Page-specific
 // assertions use the home and exercise pages and a page with a table of contents. What holds on
-// every page (axe, 360 px width, reading with JavaScript off, the CSP) is in every-page.spec.ts;
+// every page (axe, 360 px width, JavaScript off, the CSP) is in every-page.spec.ts;
 // what the HTML alone shows (the contents list, the page-order chain) in tests/dist/.
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
 import type { Locator, Page } from '@playwright/test';

@@ -270,7 +270,7 @@ for (const setup of SETUPS) {
         });
         expect.soft(problems, "header names in Chromium's accessibility tree").toEqual([]);
 
-        // The same, as Playwright's ARIA snapshot shows it (attached for reading; the README quotes one row).
+        // The same, as Playwright's ARIA snapshot shows it (attached to the report; the README quotes one row).
         const first = model.rows[0]!;
         await test.info().attach(`aria-snapshot-${first.id}.yml`, {
           body: await page.locator(`tr#${first.id}`).ariaSnapshot(),

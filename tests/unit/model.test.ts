@@ -382,7 +382,7 @@ test('rejects an excerpt id that is also a heading id on its page', () => {
   );
 });
 
-test('rejects two excerpts with one anchor on the same page', () => {
+test('rejects two excerpts with one fragment (#id) on the same page', () => {
   const data = fixture();
   data.sources[1] = { ...data.sources[1]!, page: 'keps/fixture' };
   data.excerpts[1] = { ...data.excerpts[1]!, id: 'one' };

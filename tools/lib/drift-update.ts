@@ -67,11 +67,11 @@ class YamlEdits {
   /** Sets `key` to a plain value, adding the line after `after` when the entry has no such key. */
   put(index: number, key: string, value: string, after: string): void {
     if (this.pair(index, key)) return this.set(index, key, scalar(value));
-    const anchor = this.pair(index, after);
-    if (!anchor || !hasRange(anchor.key) || !hasRange(anchor.value)) throw new Error(`no "${after}" in entry ${index}`);
-    const lineStart = this.text.lastIndexOf('\n', anchor.key.range[0]) + 1;
-    const indent = this.text.slice(lineStart, anchor.key.range[0]).replace(/\S/g, ' ');
-    const eol = this.text.indexOf('\n', anchor.value.range[1]);
+    const prev = this.pair(index, after);
+    if (!prev || !hasRange(prev.key) || !hasRange(prev.value)) throw new Error(`no "${after}" in entry ${index}`);
+    const lineStart = this.text.lastIndexOf('\n', prev.key.range[0]) + 1;
+    const indent = this.text.slice(lineStart, prev.key.range[0]).replace(/\S/g, ' ');
+    const eol = this.text.indexOf('\n', prev.value.range[1]);
     const at = eol === -1 ? this.text.length : eol + 1;
     this.edits.push({ start: at, end: at, text: `${indent}${key}: ${scalar(value)}\n` });
   }
