@@ -5,8 +5,9 @@ import { PATHS, type ContentData } from './collections.ts';
 import type { Problems, YamlPath } from './errors.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { LINK, scanInline, type Sentence, type TokenAt, type UnmarkedAt } from './page-scan.ts';
-import { routes } from './routes.ts';
-import { citeTargets, linesText } from './citations.ts';
+import { routes } from '../routes.ts';
+import { citeTargets } from './citations.ts';
+import { linesText } from '../claims/cite-text.ts';
 import { carries } from './tokens.ts';
 import {
   folderFiles,

@@ -6,7 +6,7 @@ import type { ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry 
 import type { ContentData } from './collections.ts';
 import { Problems, type Locator } from './errors.ts';
 import { checkContent } from './checks.ts';
-import { routes } from './routes.ts';
+import { routes } from '../routes.ts';
 import { pageModels, navigation, type PageModel, type NavItem } from './pages.ts';
 import type { PageData } from './schemas.ts';
 
