@@ -142,25 +142,3 @@ export function assembleTable(data: ModelInput): TableModel {
     nav: navigation(pages),
   };
 }
-
-/**
- * Every element id a cell answers to besides its own: each pairing of the row's and the backend's
- * current and former ids, so a cell link shared before a rename still lands on the cell.
- */
-export function formerCellIds(
-  row: Pick<RowModel, 'id' | 'formerly'>,
-  backend: Pick<BackendEntry, 'id' | 'formerly'>,
-): string[] {
-  const rows = [row.id, ...row.formerly];
-  const backends = [backend.id, ...(backend.formerly ?? [])];
-  return rows.flatMap((r) => backends.map((b) => routes.cellId(r, b))).slice(1);
-}
-
-export const PROVENANCE_LABEL: Record<Provenance, string> = {
-  measured: 'Measured',
-  'to-measure': 'To measure',
-  cited: 'Cited',
-};
-
-/** Each kind's icon, so badges differ in shape as well as in words (never colour alone). */
-export const PROVENANCE_ICON: Record<Provenance, string> = { measured: '✓', 'to-measure': '◌', cited: '§' };
