@@ -48,7 +48,7 @@ export const excerptSchema = z
     /** Where a quote breaks off mid-sentence (mid-line in YAML or code); shown as an ellipsis there. */
     cut: z.enum(['start', 'end', 'both']).optional(),
     note: z.string().min(1).optional(),
-    /** A code note's short verbatim identifier or string literal from its lines, to re-find them (required on notes: checks.ts). */
+    /** A code note's short verbatim identifier or string literal from its lines, to re-find them (required on notes: checks/excerpts.ts). */
     anchor: z.string().min(1).optional(),
     answers: z.string().min(1),
   })
