@@ -10,7 +10,7 @@ import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
 import { movedRowPaths } from './src/lib/content/moved.ts';
 import { citeIndex } from './src/lib/content/citations.ts';
-import { routes } from './src/lib/content/routes.ts';
+import { routes } from './src/lib/routes.ts';
 import previewCache from './src/integrations/preview-cache.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.

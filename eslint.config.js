@@ -33,4 +33,40 @@ export default tseslint.config(
       ],
     },
   },
+  // The layers' rules on components, layouts and pages (.dependency-cruiser.cjs), for .astro files too,
+  // which dependency-cruiser does not read.
+  {
+    files: ['src/components/**', 'src/layouts/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/lib/content/**'],
+              message:
+                'Components and layouts never import the content layer: use src/lib/view/ (components-through-view).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/pages/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/lib/content/**', '!**/lib/content/index.ts'],
+              message:
+                'Pages reach the content layer only through src/lib/content/index.ts (pages-through-the-way-in).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -19,7 +19,7 @@ import { serve } from './lib/serve.ts';
 import { readerBrowserLaunchOptions } from './lib/chromium.ts';
 import { builtPagesIn } from './lib/site-pages.ts';
 import { loadContent } from '../src/lib/content/load.ts';
-import { routes } from '../src/lib/content/routes.ts';
+import { routes } from '../src/lib/routes.ts';
 import {
   sizeOf,
   addSizes,

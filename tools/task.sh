@@ -51,9 +51,9 @@ export E2E_SUBPATH="${E2E_SUBPATH:-/kube-proxy-backends/}"
 build() { astro build "$@" 2>&1 | node tools/check-build-log.ts; }
 # `npm run verify:anchors` before the test builds: every code note's anchor in its lines of the
 # pinned kubernetes/kubernetes copies beside the repository. (Every build checks the same rule
-# in-process, src/lib/content/checks.ts anchorsInTheirLines, which reads the same folder.) Where they are
-# absent (a clone away from ../shared), says so and goes on; under CI=true that is a failure, as in
-# the unit tests (tests/support/shared.ts).
+# in-process, src/lib/content/checks/excerpts.ts anchorsInTheirLines, which reads the same folder.)
+# Where they are absent (a clone away from ../shared), says so and goes on; under CI=true that is a
+# failure, as in the unit tests (tests/support/shared.ts).
 anchors() {
   local folder="${KUBERNETES_SOURCES:-../shared/sources/kubernetes}"
   if [ -d "$folder" ]; then

@@ -17,6 +17,7 @@ import { Problems, describe } from '../src/lib/content/errors.ts';
 import { loadOrReport, parseCheckArgs, upstreamReader } from './lib/content-cli.ts';
 import { kubernetesSources } from '../src/lib/content/upstream.ts';
 import { verifyAnchors } from '../src/lib/content/anchors.ts';
+import { excerptId } from '../src/lib/claims/syntax.ts';
 
 async function main(): Promise<number> {
   const { folder, content } = parseCheckArgs(
@@ -30,7 +31,7 @@ async function main(): Promise<number> {
   const { checked, failures } = verifyAnchors(data, upstreamReader(folder));
   const problems = new Problems(data.locate);
   for (const { excerpt: e, reason } of failures)
-    problems.add({ file: e.file, at: [e.index, 'anchor'], row: `${e.source}/${e.id}`, field: 'anchor' }, reason);
+    problems.add({ file: e.file, at: [e.index, 'anchor'], row: excerptId(e), field: 'anchor' }, reason);
   for (const p of problems.list) console.log(describe(p));
   console.log(`${checked} code notes checked, ${failures.length} failure${failures.length === 1 ? '' : 's'}`);
   return failures.length > 0 ? 1 : 0;

@@ -15,7 +15,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { routes } from '../lib/content/routes.ts';
+import { routes } from '../lib/routes.ts';
 import { transformerStyleToClass } from '@shikijs/transformers';
 import type { ShikiTransformer } from 'shiki';
 import type { Element, Root, RootContent } from 'hast';

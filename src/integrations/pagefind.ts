@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import * as pagefind from 'pagefind';
 import type { PagefindServiceConfig } from 'pagefind';
-import { routes } from '../lib/content/routes.ts';
+import { routes } from '../lib/routes.ts';
 
 export interface PagefindOptions {
   /** Folder under the build output that receives the bundle; search.astro loads it from there. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { COMMITTED_DIR, isOwnContent, pruneUnused } from '../lib/preview-cache.ts';
-import { routes } from '../lib/content/routes.ts';
+import { routes } from '../lib/routes.ts';
 
 export default function previewCache(): AstroIntegration {
   return {

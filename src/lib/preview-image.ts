@@ -9,8 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { RowModel, TableModel, Provenance } from './content/model.ts';
-import { PROVENANCE_LABEL } from './content/model.ts';
+import { PROVENANCE_LABEL, type RowModel, type TableModel, type Provenance } from './view/model.ts';
 import { provenanceWords, homeQuestions, shortWords } from './preview-text.ts';
 import { COMMITTED_DIR, isOwnContent, buildCacheDir, pinnedVersions } from './preview-cache.ts';
 

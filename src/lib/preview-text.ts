@@ -1,7 +1,6 @@
 // The words of a link-preview card (src/lib/preview-image.ts) without the renderer, for the
 // pages' alt text: light enough to import into any page.
-import type { RowModel, TableModel } from './content/model.ts';
-import { PROVENANCE_LABEL } from './content/model.ts';
+import { PROVENANCE_LABEL, type RowModel, type TableModel } from './view/model.ts';
 import { plainText } from './markdown.ts';
 
 /** The words a cell's badge says: "Cited", "To measure · ex. 16", "Measured · ex. 18". */

@@ -13,22 +13,12 @@ import type { ElementContent } from 'hast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import type { VFile } from 'vfile';
 import type {} from 'mdast-util-to-hast'; // types: data.hName, hProperties, hChildren
-import { toString } from 'mdast-util-to-string';
 import { visit, SKIP } from 'unist-util-visit';
-import type { CiteResolver, CiteTarget } from './content/citations.ts';
-
-export const CITE = 'cite';
-export const READING = 'reading';
-export const INTRO = 'intro';
-/** What a reader sees (and a screen reader reads) before our reading. */
-export const READING_LABEL = 'Our reading';
+import { CITE, READING, INTRO, READING_LABEL, citeIds, type CiteResolver, type CiteTarget } from './claims/syntax.ts';
 
 type Directive = ContainerDirective | LeafDirective | TextDirective;
 const DIRECTIVES = new Set(['containerDirective', 'leafDirective', 'textDirective']);
 const isDirective = (node: { type: string }): node is Directive => DIRECTIVES.has(node.type);
-
-/** The ids of a `:cite[...]`: its label, split on white space. */
-export const citeIds = (node: TextDirective): string[] => toString(node).split(/\s+/).filter(Boolean);
 
 export interface ClaimsOptions {
   /** Resolves cited ids; called only when a document cites something. */

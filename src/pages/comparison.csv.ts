@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getTable } from '../lib/content/index.ts';
-import { toCSV } from '../lib/content/export.ts';
+import { toCSV } from '../lib/view/export.ts';
 import { url } from '../lib/url.ts';
 
 export const GET: APIRoute = async ({ site }) =>

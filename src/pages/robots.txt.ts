@@ -2,7 +2,7 @@
 // Crawlers read robots.txt only at the root of a host, so under a sub-path it is advisory.
 import type { APIRoute } from 'astro';
 import { url } from '../lib/url.ts';
-import { routes } from '../lib/content/routes.ts';
+import { routes } from '../lib/routes.ts';
 
 export const GET: APIRoute = ({ site }) => {
   if (!site) throw new Error('robots.txt needs `site` in astro.config.mjs (SITE_URL)');

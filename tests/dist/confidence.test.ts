@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as cheerio from 'cheerio';
-import { READING_LABEL } from '../../src/lib/remark-claims.ts';
+import { READING_LABEL } from '../../src/lib/claims/syntax.ts';
 import { builtHtmlFiles } from '../../tools/lib/site-pages.ts';
 
 const dist = process.env.DIST_DIR ?? 'dist';

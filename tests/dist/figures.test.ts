@@ -14,7 +14,7 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
 import { assembleFigure, drawingName } from '../../src/lib/figures/model.ts';
 import { stagesOurs } from '../../src/lib/figures/layout.ts';
-import { routes } from '../../src/lib/content/routes.ts';
+import { routes } from '../../src/lib/routes.ts';
 import { normaliseBase, joinBase } from '../../src/lib/base.ts';
 import { inlineAttributes } from '../../src/lib/csp.ts';
 

@@ -9,10 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { loadTable } from '../../src/lib/content/load.ts';
-import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON } from '../../src/lib/content/model.ts';
-import { citeText } from '../../src/lib/content/cite-text.ts';
-import { READING_LABEL } from '../../src/lib/remark-claims.ts';
-import { routes } from '../../src/lib/content/routes.ts';
+import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON } from '../../src/lib/view/model.ts';
+import { citeText } from '../../src/lib/claims/cite-text.ts';
+import { READING_LABEL } from '../../src/lib/claims/syntax.ts';
+import { routes } from '../../src/lib/routes.ts';
 import { normaliseBase } from '../../src/lib/base.ts';
 import { builtHtmlFiles, sitePathOfFile } from '../../tools/lib/site-pages.ts';
 

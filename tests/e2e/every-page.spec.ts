@@ -11,7 +11,7 @@
 import type { Page, Response } from '@playwright/test';
 import { test, expect, expectAxeCleanInBothSchemes } from './fixtures.ts';
 import { builtPages, recordCspViolations, atRoot } from '../../tools/lib/site-pages.ts';
-import { routes } from '../../src/lib/content/routes.ts';
+import { routes } from '../../src/lib/routes.ts';
 
 /** Rules switched off on every page, each with the reason. None today: keep it that way. */
 const DISABLED_RULES: Record<string, string> = {};

@@ -13,8 +13,8 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
 import { assembleFigure, drawingName, type FigureModel } from '../../src/lib/figures/model.ts';
 import { layoutFigure, stagesOurs } from '../../src/lib/figures/layout.ts';
-import { routes } from '../../src/lib/content/routes.ts';
-import { citeText } from '../../src/lib/content/cite-text.ts';
+import { routes } from '../../src/lib/routes.ts';
+import { citeText } from '../../src/lib/claims/cite-text.ts';
 
 const data = await loadContent('content');
 const table = assembleTable(data);

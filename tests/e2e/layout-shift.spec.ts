@@ -9,7 +9,7 @@
 // text, which can nudge that cell's badge as the rest of its words arrive: 0.00004 once in 2 loaded
 // runs of the suite; no page's CSS can keep the parser from yielding there.)
 import { test, expect } from './fixtures.ts';
-import { routes } from '../../src/lib/content/routes.ts';
+import { routes } from '../../src/lib/routes.ts';
 
 test.use({ viewport: { width: 1350, height: 940 } });
 

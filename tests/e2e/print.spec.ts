@@ -5,7 +5,7 @@
 // table's notes print their links' absolute addresses. Each run's page count is in the test's
 // annotations.
 import { test, expect } from './fixtures.ts';
-import { routes } from '../../src/lib/content/routes.ts';
+import { routes } from '../../src/lib/routes.ts';
 import { pdfText } from '../support/pdf-text.ts';
 
 const MM = 72 / 25.4; // PDF points per millimetre

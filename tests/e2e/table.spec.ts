@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
-import { routes } from '../../src/lib/content/routes.ts';
+import { routes } from '../../src/lib/routes.ts';
 
 const table = await loadTable('content');
 const [first, second] = table.rows;

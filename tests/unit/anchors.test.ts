@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { anchorLines, checkAnchor, verifyAnchors } from '../../src/lib/content/anchors.ts';
-import { anchorsInTheirLines } from '../../src/lib/content/checks.ts';
+import { anchorsInTheirLines } from '../../src/lib/content/checks/excerpts.ts';
 import { folderFiles } from '../../src/lib/content/upstream.ts';
 import { loadSourcesAndExcerpts } from '../../src/lib/content/load.ts';
 import { Problems, describe } from '../../src/lib/content/errors.ts';

@@ -9,7 +9,8 @@ import * as cheerio from 'cheerio';
 import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
 import { siteRender } from '../../src/lib/content/render.ts';
 import { renderInline } from '../../src/lib/content/inline.ts';
-import { citeTargets, type CiteResolver } from '../../src/lib/content/citations.ts';
+import { citeTargets } from '../../src/lib/content/citations.ts';
+import type { CiteResolver } from '../../src/lib/claims/syntax.ts';
 import { scanPage, scanInline } from '../../src/lib/content/page-scan.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 

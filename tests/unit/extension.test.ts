@@ -14,8 +14,8 @@ import { parse, parseDocument } from 'yaml';
 import * as cheerio from 'cheerio';
 import { loadTable } from '../../src/lib/content/load.ts';
 import { ContentError } from '../../src/lib/content/errors.ts';
-import { PROVENANCES } from '../../src/lib/content/model.ts';
-import { routes } from '../../src/lib/content/routes.ts';
+import { PROVENANCES } from '../../src/lib/view/model.ts';
+import { routes } from '../../src/lib/routes.ts';
 import { astroBuild } from '../support/astro-build.ts';
 
 const fixtures = 'tests/fixtures/extension';

@@ -2,12 +2,12 @@
 // (never part of the site), plus one run over the real content folder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildComparison, upstreamUrl } from '../../src/lib/content/model.ts';
+import { upstreamUrl } from '../../src/lib/content/upstream.ts';
 import { ContentError } from '../../src/lib/content/errors.ts';
 import { AstroError } from 'astro/errors';
 import { resolve } from 'node:path';
 import { loadTable } from '../../src/lib/content/load.ts';
-import { CHECKS, type Check } from '../../src/lib/content/checks.ts';
+import { CHECKS, buildComparison, type Check } from '../../src/lib/content/checks/index.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 
 const files = {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { movedRowPaths } from '../../src/lib/content/moved.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
-import { routes } from '../../src/lib/content/routes.ts';
+import { routes } from '../../src/lib/routes.ts';
 
 const fromLoader = async (dir: string) =>
   (await loadContent(dir)).axes.flatMap((axis) => (axis.formerly ?? []).map((old) => routes.row(old)));

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { carries, textTokens, type TokenKind } from '../../src/lib/content/tokens.ts';
 import { scanInline, scanPage } from '../../src/lib/content/page-scan.ts';
-import { citationsCarryTokens, tokenReport } from '../../src/lib/content/checks.ts';
+import { citationsCarryTokens, tokenReport } from '../../src/lib/content/checks/claims.ts';
 import { folderLines } from '../../src/lib/content/upstream.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { Problems } from '../../src/lib/content/errors.ts';

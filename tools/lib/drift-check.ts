@@ -4,7 +4,8 @@
 // are left out, and said to be.
 import { posix } from 'node:path';
 import type { ExcerptEntry, SourceEntry } from '../../src/lib/content/entries.ts';
-import { upstreamPath } from '../../src/lib/content/model.ts';
+import { upstreamPath } from '../../src/lib/content/upstream.ts';
+import { excerptId } from '../../src/lib/claims/syntax.ts';
 import { classify, type Drift } from './drift.ts';
 import type { Upstream } from './drift-upstream.ts';
 import { checkQuote } from './quotes.ts';
@@ -47,7 +48,7 @@ export function checkDrift(
   for (const source of content.sources) {
     const excerpts = content.excerpts.filter((e) => e.source === source.id);
     const items: ItemResult[] = excerpts.map((excerpt) => ({
-      id: `${source.id}/${excerpt.id}`,
+      id: excerptId(excerpt),
       excerpt,
       path: upstreamPath(source, excerpt),
     }));

@@ -8,6 +8,7 @@ import { combine, locatorFor } from '../../src/lib/content/load.ts';
 import { ContentError, type Locator, type YamlPath } from '../../src/lib/content/errors.ts';
 import { plainRender } from '../../src/lib/content/inline.ts';
 import { scanInline } from '../../src/lib/content/page-scan.ts';
+import { excerptId } from '../../src/lib/claims/syntax.ts';
 import type { Read } from '../../src/lib/content/entries.ts';
 
 /** What kind of claim cites an item, in the order the report lists them. */
@@ -128,8 +129,7 @@ export function citingClaims({ data, locate }: LoadedContent): Map<string, Claim
   for (const e of data.excerpts)
     for (const key of ['quote', 'note', 'answers'] as const) {
       const md = e[key];
-      if (md !== undefined)
-        inline(md, e.file, [e.index, key], { kind: 'excerpt', row: `${e.source}/${e.id}`, field: key });
+      if (md !== undefined) inline(md, e.file, [e.index, key], { kind: 'excerpt', row: excerptId(e), field: key });
     }
   return claims;
 }

@@ -4,8 +4,7 @@
 // Two boundary rules follow: the stated lines must be exactly the lines the quote occupies (not
 // wider), and an excerpt's `cut` must say where the quote breaks off mid-sentence (see quoteCut).
 // Pure module (no I/O) so the CLI, the build and the unit tests share the same rule.
-import { upstreamPath } from '../../src/lib/content/model.ts';
-import { rangeProblem, splitLines } from '../../src/lib/content/upstream.ts';
+import { rangeProblem, splitLines, upstreamPath } from '../../src/lib/content/upstream.ts';
 
 export type QuoteCheck = { ok: true } | { ok: false; reason: string };
 

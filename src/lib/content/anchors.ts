@@ -3,11 +3,10 @@
 // the anchor occurs verbatim (as a substring, nothing normalised) within exactly lines a..b of the
 // file at the source's pinned commit. When it does not, the problem says on which lines the anchor
 // really is, so the note can be moved to them (or its claim re-read against them).
-// Pure module (no I/O): the build's content rule (checks.ts, anchorsInTheirLines), the CLI
+// Pure module (no I/O): the build's content rule (checks/excerpts.ts, anchorsInTheirLines), the CLI
 // (tools/verify-anchors.ts) and the unit tests share the same rule.
 import { posix } from 'node:path';
-import { upstreamPath } from './model.ts';
-import { rangeProblem, splitLines } from './upstream.ts';
+import { rangeProblem, splitLines, upstreamPath } from './upstream.ts';
 
 export type AnchorCheck = { ok: true } | { ok: false; reason: string };
 

@@ -8,28 +8,9 @@ import { statSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCollection, PATHS, type ContentData } from './collections.ts';
 import { plainRender } from './inline.ts';
-import { routes } from './routes.ts';
-import { citeText } from './cite-text.ts';
-
-export interface CiteTarget {
-  id: string;
-  kind: 'excerpt' | 'row' | 'evidence';
-  /** Site path from the root ("/keps/kep-265/#x"); rehype-base-links adds the deploy base. */
-  href: string;
-  /** The source's label ("KEP-265"), "table" or "evidence". */
-  label: string;
-  /** What the link shows: the source and its lines ("KEP-265 L98–102"), the row ("drain row"), "evidence". */
-  text: string;
-  /** The rest of its accessible name, shown in print only: the file (", pkg/proxy/topology.go"), ": <question>". */
-  detail: string;
-  /** Read before the label, with its punctuation: "Source: " (or nothing). */
-  prefix: string;
-}
-
-/** Looks an id up; undefined when it names nothing (the checks report it, located). */
-export type CiteResolver = (id: string) => CiteTarget | undefined;
-
-export const linesText = ([a, b]: readonly [number, number]): string => (a === b ? `line ${a}` : `lines ${a}–${b}`);
+import { routes } from '../routes.ts';
+import { citeText } from '../claims/cite-text.ts';
+import { excerptId, rowCiteId, evidenceCiteId, type CiteResolver, type CiteTarget } from '../claims/syntax.ts';
 
 type Citable = Pick<ContentData, 'sources' | 'excerpts' | 'axes' | 'evidence'>;
 
@@ -39,7 +20,7 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
   for (const e of data.excerpts) {
     const source = sources.get(e.source);
     if (!source) continue;
-    const id = `${e.source}/${e.id}`;
+    const id = excerptId(e);
     targets.set(id, {
       id,
       kind: 'excerpt',
@@ -51,8 +32,8 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
     });
   }
   for (const axis of data.axes)
-    targets.set(`row/${axis.id}`, {
-      id: `row/${axis.id}`,
+    targets.set(rowCiteId(axis.id), {
+      id: rowCiteId(axis.id),
       kind: 'row',
       href: `/${routes.rowAnchor(axis.id)}`,
       label: 'table',
@@ -61,8 +42,8 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
       prefix: '',
     });
   for (const ev of data.evidence)
-    targets.set(`evidence/${ev.id}`, {
-      id: `evidence/${ev.id}`,
+    targets.set(evidenceCiteId(ev.id), {
+      id: evidenceCiteId(ev.id),
       kind: 'evidence',
       href: `/${routes.evidence(ev.id)}`,
       label: 'evidence',

@@ -6,7 +6,7 @@ import { ContentError, Problems, sortProblems, type Locator } from './errors.ts'
 import { plainRender, type Render } from './inline.ts';
 import type { Read } from './entries.ts';
 import { readAll, readCollection, type ContentData } from './collections.ts';
-import { checkContent } from './checks.ts';
+import { checkContent } from './checks/index.ts';
 import { assembleTable, type TableModel } from './model.ts';
 import type { YamlFile } from './yaml.ts';
 

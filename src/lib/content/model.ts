@@ -1,12 +1,11 @@
-// The table model: validated content joined into the comparison. `buildComparison` runs every
-// cross-file rule (checks.ts) first and throws a ContentError listing every problem, so what it
-// returns is consistent by construction.
-import { posix } from 'node:path';
+// The table model: content the cross-file rules accepted (checks/), joined into the comparison.
+// The content layer's ways in build it (index.ts for Astro, load.ts for scripts and tests);
+// components see it through src/lib/view/.
 import type { ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './entries.ts';
 import type { ContentData } from './collections.ts';
-import { Problems, type Locator } from './errors.ts';
-import { checkContent } from './checks.ts';
-import { routes } from './routes.ts';
+import { excerptId } from '../claims/syntax.ts';
+import { upstreamUrl } from './upstream.ts';
+import { routes } from '../routes.ts';
 import { pageModels, navigation, type PageModel, type NavItem } from './pages.ts';
 import type { PageData } from './schemas.ts';
 
@@ -81,30 +80,13 @@ export type ModelInput = Omit<ContentData, 'pages' | 'figures'> & {
   pages: ReadonlyArray<{ id: string; data: PageData }>;
 };
 
-/** The repository path of an excerpt's file: the source itself, or a sibling such as kep.yaml. */
-export const upstreamPath = (source: Pick<SourceEntry, 'path'>, excerpt: Pick<ExcerptEntry, 'path'>): string =>
-  excerpt.path ? posix.join(posix.dirname(source.path), excerpt.path) : source.path;
-
-export function upstreamUrl(source: SourceEntry, excerpt: Pick<ExcerptEntry, 'lines' | 'path'>): string {
-  const [a, b] = excerpt.lines;
-  return `https://github.com/${source.repo}/blob/${source.commit}/${upstreamPath(source, excerpt)}#L${a}${b !== a ? `-L${b}` : ''}`;
-}
-
-/** Checks every rule, then builds the table; throws a ContentError listing every problem. */
-export function buildComparison(data: ContentData, locate?: Locator): TableModel {
-  const problems = new Problems(locate);
-  checkContent(data, problems);
-  problems.throwIfAny();
-  return assembleTable(data);
-}
-
 /** The join itself, on content the checks accepted (the content layer ran them). */
 export function assembleTable(data: ModelInput): TableModel {
   const sources = new Map(data.sources.map((s) => [s.id, s]));
   const excerpts = new Map<string, ExcerptRef>();
   for (const e of data.excerpts) {
     const source = sources.get(e.source)!;
-    const id = `${e.source}/${e.id}`;
+    const id = excerptId(e);
     excerpts.set(id, {
       id,
       excerpt: e,
@@ -160,25 +142,3 @@ export function assembleTable(data: ModelInput): TableModel {
     nav: navigation(pages),
   };
 }
-
-/**
- * Every element id a cell answers to besides its own: each pairing of the row's and the backend's
- * current and former ids, so a cell link shared before a rename still lands on the cell.
- */
-export function formerCellIds(
-  row: Pick<RowModel, 'id' | 'formerly'>,
-  backend: Pick<BackendEntry, 'id' | 'formerly'>,
-): string[] {
-  const rows = [row.id, ...row.formerly];
-  const backends = [backend.id, ...(backend.formerly ?? [])];
-  return rows.flatMap((r) => backends.map((b) => routes.cellId(r, b))).slice(1);
-}
-
-export const PROVENANCE_LABEL: Record<Provenance, string> = {
-  measured: 'Measured',
-  'to-measure': 'To measure',
-  cited: 'Cited',
-};
-
-/** Each kind's icon, so badges differ in shape as well as in words (never colour alone). */
-export const PROVENANCE_ICON: Record<Provenance, string> = { measured: '✓', 'to-measure': '◌', cited: '§' };

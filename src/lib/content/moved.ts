@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { routes } from './routes.ts';
+import { routes } from '../routes.ts';
 
 /** The axes file (read.ts PATHS.axes; a unit test holds the two to the same answer). */
 const AXES = 'comparison/axes.yaml';

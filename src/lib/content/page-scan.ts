@@ -13,7 +13,7 @@ import { toString } from 'mdast-util-to-string';
 import { visit } from 'unist-util-visit';
 import type { Root, Nodes, Parents } from 'mdast';
 import type { TextDirective } from 'mdast-util-directive';
-import { CITE, READING, INTRO, citeIds } from '../remark-claims.ts';
+import { CITE, READING, INTRO, citeIds } from '../claims/syntax.ts';
 import { escapeBlockSyntax } from './inline.ts';
 import { textTokens, type Token } from './tokens.ts';
 
@@ -306,7 +306,7 @@ const withoutFrontmatter = (text: string): string =>
   text.replace(/^---\r?\n[\s\S]*?\r?\n---(?=\r?\n|$)/, (fm) => fm.replace(/[^\r\n]/g, ''));
 
 /**
- * Parsing is the cost (micromark: a few hundred ms for all pages), and the loaders and the checks
+ * Parsing is the cost (micromark, over every page), and the loaders and the checks
  * ask for the same texts again within one load; the last scans are kept, by text.
  */
 function memo<T>(scan: (text: string) => T, size = 512): (text: string) => T {

@@ -1,7 +1,7 @@
 // The prose pages as the model holds them: in page order, with their paths, and the primary
 // navigation derived from their frontmatter (`menu`, `section`, `nav`, `order`). Pure.
 import type { PageData } from './schemas.ts';
-import { routes } from './routes.ts';
+import { routes } from '../routes.ts';
 
 export interface PageModel {
   /** Its id in the pages collection: its path under content/pages, without extension. */

@@ -50,7 +50,7 @@ export const excerptSchema = z
     note: z.string().min(1).optional(),
     /**
      * A code note's short verbatim identifier or string literal from its lines, to re-find them (required on
-     * notes: checks.ts).
+     * notes: checks/excerpts.ts).
      */
     anchor: z.string().min(1).optional(),
     answers: z.string().min(1),

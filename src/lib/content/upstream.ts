@@ -2,9 +2,21 @@
 // as <commit>/<path> (../shared/sources/kubernetes beside the repository, or KUBERNETES_SOURCES).
 // The build's rules read code notes' lines from here (each anchor in its lines; each token in its
 // sentence's citations); where the folder is absent (a clone away from ../shared), they say so once
-// and leave those notes unread. Also the line splitting the quote and anchor checks share.
+// and leave those notes unread. Also where an excerpt's file is upstream, and the line splitting the
+// quote and anchor checks share.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
+import type { ExcerptEntry, SourceEntry } from './entries.ts';
+
+/** The repository path of an excerpt's file: the source itself, or a sibling such as kep.yaml. */
+export const upstreamPath = (source: Pick<SourceEntry, 'path'>, excerpt: Pick<ExcerptEntry, 'path'>): string =>
+  excerpt.path ? posix.join(posix.dirname(source.path), excerpt.path) : source.path;
+
+/** The pinned permalink to an excerpt's lines. */
+export function upstreamUrl(source: SourceEntry, excerpt: Pick<ExcerptEntry, 'lines' | 'path'>): string {
+  const [a, b] = excerpt.lines;
+  return `https://github.com/${source.repo}/blob/${source.commit}/${upstreamPath(source, excerpt)}#L${a}${b !== a ? `-L${b}` : ''}`;
+}
 
 /** The folder of kubernetes/kubernetes copies: KUBERNETES_SOURCES, else ../shared/sources/kubernetes. */
 export const kubernetesSources = (): string =>

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { getCollection } from 'astro:content';
 import { getTable } from '../content/index.ts';
-import { routes } from '../content/routes.ts';
+import { routes } from '../routes.ts';
 import { assembleFigure, type FigureModel } from './model.ts';
 import { layoutFigure } from './layout.ts';
 import { laneSvgs, figureFileSvg, inlineStyle, standaloneStyle } from './svg.ts';

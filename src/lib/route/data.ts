@@ -4,10 +4,16 @@
 // nothing.
 import type { AstroGlobal, MarkdownHeading } from 'astro';
 import { getTable } from '../content/index.ts';
-import type { TableModel, RowModel } from '../content/model.ts';
-import type { EvidenceEntry } from '../content/entries.ts';
-import { SEARCH_SECTION, TABLE_SECTION, type NavItem, type PageModel } from '../content/pages.ts';
-import { routes } from '../content/routes.ts';
+import {
+  SEARCH_SECTION,
+  TABLE_SECTION,
+  type TableModel,
+  type RowModel,
+  type EvidenceEntry,
+  type NavItem,
+  type PageModel,
+} from '../view/model.ts';
+import { routes } from '../routes.ts';
 import { plainText } from '../markdown.ts';
 import { homeAlt, rowAlt } from '../preview-text.ts';
 import { url } from '../url.ts';

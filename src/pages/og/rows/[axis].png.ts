@@ -2,7 +2,7 @@
 // row gets its image with no code change.
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getTable } from '../../../lib/content/index.ts';
-import type { RowModel } from '../../../lib/content/model.ts';
+import type { RowModel } from '../../../lib/view/model.ts';
 import { rowCard, renderPng, PREVIEW } from '../../../lib/preview-image.ts';
 
 export const getStaticPaths = (async () =>

@@ -4,3 +4,6 @@
 export const shortLines = ([a, b]: readonly [number, number]): string => (a === b ? `L${a}` : `L${a}–${b}`);
 
 export const citeText = (label: string, lines: readonly [number, number]): string => `${label} ${shortLines(lines)}`;
+
+/** Lines in words, for messages: "line 98", "lines 98–102". */
+export const linesText = ([a, b]: readonly [number, number]): string => (a === b ? `line ${a}` : `lines ${a}–${b}`);

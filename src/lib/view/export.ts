@@ -2,7 +2,7 @@
 // absolute URL of the deployed site root (base included), e.g. "https://x.dev/kube-proxy-backends/".
 import type { TableModel, CellModel } from './model.ts';
 import { plainText } from '../markdown.ts';
-import { routes } from './routes.ts';
+import { routes } from '../routes.ts';
 
 const cite = (siteRoot: string) => (c: CellModel['cites'][number]) => ({
   id: c.id,

@@ -1,0 +1,44 @@
+// The claims syntax (docs/claims.md), as the site's Markdown and the content's rules both read it:
+// the directive names, the forms of a cited id, and what a resolved id points at. It imports
+// nothing of the content layer, so the Markdown plugins (remark-claims) and the content's rules
+// (page-scan, checks) share it without importing each other.
+//   :cite[id id ...]   ids: "<source>/<excerpt>" (an excerpt), "row/<row>" (a row of the table),
+//                      "evidence/<id>" (a capture)
+//   :reading[...] and :::reading ... :::   our own inference
+//   :::intro ... :::   text that makes no claim
+import type { TextDirective } from 'mdast-util-directive';
+import { toString } from 'mdast-util-to-string';
+
+export const CITE = 'cite';
+export const READING = 'reading';
+export const INTRO = 'intro';
+/** What a reader sees (and a screen reader reads) before our reading. */
+export const READING_LABEL = 'Our reading';
+
+/** The ids of a `:cite[...]`: its label, split on white space. */
+export const citeIds = (node: TextDirective): string[] => toString(node).split(/\s+/).filter(Boolean);
+
+/** An excerpt's full id, "<source>/<excerpt>": how cells, figures and `:cite[...]` name it. */
+export const excerptId = (e: { source: string; id: string }): string => `${e.source}/${e.id}`;
+/** A row of the table, cited: "row/<row>". */
+export const rowCiteId = (row: string): string => `row/${row}`;
+/** A capture, cited: "evidence/<id>". */
+export const evidenceCiteId = (id: string): string => `evidence/${id}`;
+
+export interface CiteTarget {
+  id: string;
+  kind: 'excerpt' | 'row' | 'evidence';
+  /** Site path from the root ("/keps/kep-265/#x"); rehype-base-links adds the deploy base. */
+  href: string;
+  /** The source's label ("KEP-265"), "table" or "evidence". */
+  label: string;
+  /** What the link shows: the source and its lines ("KEP-265 L98–102"), the row ("drain row"), "evidence". */
+  text: string;
+  /** The rest of its accessible name, shown in print only: the file (", pkg/proxy/topology.go"), ": <question>". */
+  detail: string;
+  /** Read before the label, with its punctuation: "Source: " (or nothing). */
+  prefix: string;
+}
+
+/** Looks an id up; undefined when it names nothing (the checks report it, located). */
+export type CiteResolver = (id: string) => CiteTarget | undefined;

@@ -1,0 +1,135 @@
+// Figures (content/figures/<id>.yaml): every name a figure uses must exist, in the figure or in
+// the rest of the content. A figure's problems name its step (row), the step's lane (column) and
+// the field's full path.
+import { PATHS } from '../collections.ts';
+import type { YamlPath } from '../errors.ts';
+import { excerptId } from '../../claims/syntax.ts';
+import { inFigure, listOf, type Check, type Checks } from './shared.ts';
+
+const figureLanesNameKnownBackends: Check = (data, problems) => {
+  const backends = new Set(data.backends.map((b) => b.id));
+  for (const f of data.figures) {
+    const seen = new Set<string>();
+    f.lanes.forEach((lane, i) => {
+      const where = { ...inFigure(f, 'lanes', i, 'backend'), column: lane.backend, field: `lanes[${i}].backend` };
+      if (!backends.has(lane.backend))
+        problems.add(
+          where,
+          `unknown backend "${lane.backend}" (backends: ${listOf(backends)}): a lane shows one column of ${PATHS.backends}`,
+        );
+      else if (seen.has(lane.backend))
+        problems.add(where, `backend "${lane.backend}" has a lane already: one lane per backend`);
+      seen.add(lane.backend);
+    });
+  }
+};
+
+const figureRowsExist: Check = (data, problems) => {
+  const rows = new Set(data.axes.map((a) => a.id));
+  for (const f of data.figures)
+    f.rows.forEach((row, i) => {
+      if (!rows.has(row))
+        problems.add(
+          { ...inFigure(f, 'rows', i), field: `rows[${i}]` },
+          `unknown row "${row}" (rows: ${listOf(rows)}): name an axis id of ${PATHS.axes}`,
+        );
+    });
+};
+
+const figureStepsAreUnique: Check = (data, problems) => {
+  for (const f of data.figures) {
+    const seen = new Map<string, string>();
+    const claim = (id: string, what: string, path: YamlPath, field: string) => {
+      const first = seen.get(id);
+      if (first)
+        problems.add(
+          { ...inFigure(f, ...path), row: id, field },
+          `id "${id}" is already the id of ${first} in this figure: ids must be unique; rename one`,
+        );
+      else seen.set(id, `${what} ${path[1] as number}`);
+    };
+    (f.stages ?? []).forEach((s, i) => claim(s.id, 'stage', ['stages', i, 'id'], `stages[${i}].id`));
+    f.steps.forEach((s, i) => claim(s.id, 'step', ['steps', i, 'id'], `steps[${i}].id`));
+  }
+};
+
+const figureStepsNameTheirLaneAndStage: Check = (data, problems) => {
+  for (const f of data.figures) {
+    const lanes = new Set(f.lanes.map((l) => l.backend));
+    const stages = new Set((f.stages ?? []).map((s) => s.id));
+    f.steps.forEach((step, i) => {
+      const where = (key: string) => ({
+        ...inFigure(f, 'steps', i, key),
+        row: step.id,
+        column: step.lane,
+        field: `steps[${i}].${key}`,
+      });
+      if (!lanes.has(step.lane))
+        problems.add(
+          where('lane'),
+          `no lane "${step.lane}" in this figure (lanes: ${listOf(lanes)}); add it under lanes: or fix the step's lane`,
+        );
+      if (f.stages && step.stage === undefined)
+        problems.add(
+          where('id'),
+          `this figure has stages: say which one the step belongs to (stage: one of ${listOf(stages)})`,
+        );
+      if (step.stage !== undefined && !stages.has(step.stage))
+        problems.add(where('stage'), `no stage "${step.stage}" in this figure (stages: ${listOf(stages)})`);
+    });
+  }
+};
+
+const figureEdgesJoinSteps: Check = (data, problems) => {
+  for (const f of data.figures) {
+    const steps = new Set(f.steps.map((s) => s.id));
+    const lanes = new Map(f.steps.map((s) => [s.id, s.lane]));
+    f.edges.forEach((edge, i) => {
+      for (const end of ['from', 'to'] as const)
+        if (!steps.has(edge[end]))
+          problems.add(
+            { ...inFigure(f, 'edges', i, end), row: `${edge.from} -> ${edge.to}`, field: `edges[${i}].${end}` },
+            `no step "${edge[end]}" in this figure: an edge joins two step ids of this file`,
+          );
+      const from = lanes.get(edge.from),
+        to = lanes.get(edge.to);
+      if (from !== undefined && to !== undefined && from !== to)
+        problems.add(
+          {
+            ...inFigure(f, 'edges', i, 'to'),
+            row: `${edge.from} -> ${edge.to}`,
+            column: from,
+            field: `edges[${i}].to`,
+          },
+          `the edge goes from lane "${from}" to lane "${to}": an edge joins two steps of one lane (the lanes are drawn apart)`,
+        );
+    });
+  }
+};
+
+const figureCitesResolve: Check = (data, problems) => {
+  const ids = new Set(data.excerpts.map(excerptId));
+  for (const f of data.figures) {
+    const items: Array<{ list: 'stages' | 'steps'; i: number; id: string; lane?: string; cites?: string[] }> = [
+      ...(f.stages ?? []).map((s, i) => ({ list: 'stages' as const, i, ...s })),
+      ...f.steps.map((s, i) => ({ list: 'steps' as const, i, ...s })),
+    ];
+    for (const { list, i, id: item, lane, cites } of items)
+      (cites ?? []).forEach((id, j) => {
+        if (!ids.has(id))
+          problems.add(
+            { ...inFigure(f, list, i, 'cites', j), row: item, column: lane, field: `${list}[${i}].cites[${j}]` },
+            `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`,
+          );
+      });
+  }
+};
+
+export const checks = {
+  figureLanesNameKnownBackends,
+  figureRowsExist,
+  figureStepsAreUnique,
+  figureStepsNameTheirLaneAndStage,
+  figureEdgesJoinSteps,
+  figureCitesResolve,
+} satisfies Checks;

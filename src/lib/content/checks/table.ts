@@ -1,0 +1,149 @@
+// The table (backends.yaml, axes.yaml) and the evidence its measured cells point at: ids and
+// former ids, one cell per row and backend, cells' citations, measures matching their capture.
+import { PATHS } from '../collections.ts';
+import type { Origin } from '../entries.ts';
+import type { Problems } from '../errors.ts';
+import { excerptId } from '../../claims/syntax.ts';
+import { at, duplicates, listOf, type Check, type Checks } from './shared.ts';
+
+const uniqueBackendIds: Check = (data, problems) => duplicates(data.backends, 'backend', 'column', problems);
+const uniqueAxisIds: Check = (data, problems) => duplicates(data.axes, 'axis', 'row', problems);
+
+// Renames: an axis or a backend may list the ids it was published under (`formerly`). Each old id
+// keeps its links alive (a redirect page, an anchor on the page), so it must point at one entry only.
+type Renamable = Origin & { id: string; formerly?: string[] };
+
+function formerIdsAreFree<T extends Renamable>(list: T[], kind: string, key: 'row' | 'column', problems: Problems) {
+  const current = new Map(list.map((e) => [e.id, e]));
+  for (const e of list)
+    (e.formerly ?? []).forEach((old, i) => {
+      const owner = current.get(old);
+      if (owner)
+        problems.add(
+          { ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
+          `old id "${old}" is the id of ${owner === e ? 'this same' : 'the current'} ${kind}${owner === e ? '' : ` at index ${owner.index}`}: ` +
+            `a link to "${old}" cannot lead to both; remove it from formerly (or rename that ${kind} instead)`,
+        );
+    });
+}
+
+function formerIdsClaimedOnce<T extends Renamable>(list: T[], kind: string, key: 'row' | 'column', problems: Problems) {
+  const claimed = new Map<string, T>();
+  for (const e of list)
+    (e.formerly ?? []).forEach((old, i) => {
+      const first = claimed.get(old);
+      if (first)
+        problems.add(
+          { ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
+          `old id "${old}" is already claimed by ${first === e ? 'this' : `${kind} "${first.id}" (index ${first.index})`}: ` +
+            `an old link can only lead to one ${kind}; keep it on the ${kind} that really had that id`,
+        );
+      else claimed.set(old, e);
+    });
+}
+
+const formerAxisIdsAreFree: Check = (data, problems) => formerIdsAreFree(data.axes, 'axis', 'row', problems);
+const formerAxisIdsClaimedOnce: Check = (data, problems) => formerIdsClaimedOnce(data.axes, 'axis', 'row', problems);
+const formerBackendIdsAreFree: Check = (data, problems) =>
+  formerIdsAreFree(data.backends, 'backend', 'column', problems);
+const formerBackendIdsClaimedOnce: Check = (data, problems) =>
+  formerIdsClaimedOnce(data.backends, 'backend', 'column', problems);
+const cellsNameKnownBackends: Check = (data, problems) => {
+  const backends = new Set(data.backends.map((b) => b.id));
+  for (const axis of data.axes)
+    for (const column of Object.keys(axis.cells))
+      if (!backends.has(column))
+        problems.add(
+          { ...at(axis, 'cells', column), row: axis.id, column, field: 'cells' },
+          `unknown backend "${column}" (backends: ${listOf(backends)}); fix the key or add the backend to ${PATHS.backends}`,
+        );
+};
+
+const everyRowHasEveryCell: Check = (data, problems) => {
+  for (const axis of data.axes)
+    for (const b of data.backends)
+      if (!axis.cells[b.id])
+        problems.add(
+          { ...at(axis, 'cells'), row: axis.id, column: b.id, field: 'cells' },
+          `missing cell: every row needs one cell per backend; add "${b.id}:" with answer and cites`,
+        );
+};
+
+const citesResolve: Check = (data, problems) => {
+  const ids = new Set(data.excerpts.map(excerptId));
+  for (const axis of data.axes)
+    for (const [column, cell] of Object.entries(axis.cells))
+      cell.cites.forEach((id, i) => {
+        if (!ids.has(id))
+          problems.add(
+            { ...at(axis, 'cells', column, 'cites', i), row: axis.id, column, field: `cites[${i}]` },
+            `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`,
+          );
+      });
+};
+
+const measuredOnlyInRunColumns: Check = (data, problems) => {
+  const backends = new Map(data.backends.map((b) => [b.id, b]));
+  for (const axis of data.axes)
+    for (const [column, cell] of Object.entries(axis.cells))
+      if (cell.measure && backends.get(column)?.run === false)
+        problems.add(
+          { ...at(axis, 'cells', column, 'measure'), row: axis.id, column, field: 'measure' },
+          `measured cell in column "${column}", which was not run in this phase (backends.yaml: run: false); remove measure and cite sources instead`,
+        );
+};
+
+const evidenceMatchesItsCell: Check = (data, problems) => {
+  const evidence = new Map(data.evidence.map((e) => [e.id, e]));
+  for (const axis of data.axes)
+    for (const [column, cell] of Object.entries(axis.cells)) {
+      const id = cell.measure?.evidence;
+      if (id === undefined) continue;
+      const where = {
+        ...at(axis, 'cells', column, 'measure', 'evidence'),
+        row: axis.id,
+        column,
+        field: 'measure.evidence',
+      };
+      const ev = evidence.get(id);
+      if (!ev) {
+        problems.add(
+          where,
+          `no evidence file "${id}" in content/evidence/; capture it (docs/evidence.md) or remove the line`,
+        );
+        continue;
+      }
+      const mismatch: string[] = [];
+      if (ev.exercise !== cell.measure!.exercise)
+        mismatch.push(`exercise ${ev.exercise} (cell: ${cell.measure!.exercise})`);
+      if (ev.axis !== axis.id) mismatch.push(`axis "${ev.axis}" (cell: "${axis.id}")`);
+      if (ev.backend !== column) mismatch.push(`backend "${ev.backend}" (cell: "${column}")`);
+      if (mismatch.length > 0)
+        problems.add(where, `evidence "${ev.id}" (${ev.file}) does not match its cell: ${mismatch.join('; ')}`);
+    }
+};
+
+const evidenceIsClaimed: Check = (data, problems) => {
+  const claimed = new Set(data.axes.flatMap((a) => Object.values(a.cells).map((c) => c.measure?.evidence)));
+  for (const ev of data.evidence)
+    if (!claimed.has(ev.id))
+      problems.add(
+        { file: ev.file, at: ['axis'], row: ev.axis, column: ev.backend, field: 'axis' },
+        `evidence "${ev.id}" is not referenced by its cell: add "evidence: ${ev.id}" under that cell's measure in ${PATHS.axes}`,
+      );
+};
+
+export const checks = {
+  uniqueBackendIds,
+  formerBackendIdsAreFree,
+  formerBackendIdsClaimedOnce,
+  uniqueAxisIds,
+  formerAxisIdsAreFree,
+  formerAxisIdsClaimedOnce,
+  cellsNameKnownBackends,
+  everyRowHasEveryCell,
+  citesResolve,
+  measuredOnlyInRunColumns,
+  evidenceMatchesItsCell,
+  evidenceIsClaimed,
+} satisfies Checks;

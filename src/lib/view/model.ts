@@ -1,0 +1,40 @@
+// What components, layouts and pages see of the content: the table's view model, as the content
+// layer builds it (content/model.ts, through content/index.ts getTable), and how it is shown:
+// provenance words and icons, the ids a cell answers to. Components import this, never
+// src/lib/content/ (.dependency-cruiser.cjs), so the content layer can change under them.
+import type { BackendEntry } from '../content/entries.ts';
+import type { Provenance, RowModel } from '../content/model.ts';
+import { routes } from '../routes.ts';
+
+export {
+  PROVENANCES,
+  type Provenance,
+  type TableModel,
+  type RowModel,
+  type CellModel,
+  type ExcerptRef,
+} from '../content/model.ts';
+export type { BackendEntry, EvidenceEntry, SourceEntry } from '../content/entries.ts';
+export { SEARCH_SECTION, TABLE_SECTION, type PageModel, type NavItem } from '../content/pages.ts';
+
+/**
+ * Every element id a cell answers to besides its own: each pairing of the row's and the backend's
+ * current and former ids, so a cell link shared before a rename still lands on the cell.
+ */
+export function formerCellIds(
+  row: Pick<RowModel, 'id' | 'formerly'>,
+  backend: Pick<BackendEntry, 'id' | 'formerly'>,
+): string[] {
+  const rows = [row.id, ...row.formerly];
+  const backends = [backend.id, ...(backend.formerly ?? [])];
+  return rows.flatMap((r) => backends.map((b) => routes.cellId(r, b))).slice(1);
+}
+
+export const PROVENANCE_LABEL: Record<Provenance, string> = {
+  measured: 'Measured',
+  'to-measure': 'To measure',
+  cited: 'Cited',
+};
+
+/** Each kind's icon, so badges differ in shape as well as in words (never colour alone). */
+export const PROVENANCE_ICON: Record<Provenance, string> = { measured: '✓', 'to-measure': '◌', cited: '§' };
