@@ -1,6 +1,6 @@
 // Checks every code note's anchor against the upstream file at its source's pinned commit: for each
 // `note:` excerpt of a non-quotable source in content/excerpts/*.yaml, the `anchor` must occur
-// verbatim within exactly its `lines` (verifyAnchors, src/lib/content/anchors.ts).
+// verbatim within exactly its `lines` (anchorRule, src/lib/content/anchors.ts).
 //
 //   node tools/verify-anchors.ts [<folder>] [--content <dir>]
 //
@@ -13,28 +13,15 @@
 // which lines the anchor really is, when it is elsewhere in the file; a file missing from the folder
 // is a failure, never skipped), then "N code notes checked, M failures". Exit 0 when every anchor is
 // in its lines, 1 on any failure or invalid content, 2 on a usage error.
-import { Problems, describe } from '../src/lib/content/errors.ts';
-import { loadOrReport, parseCheckArgs, upstreamReader } from './lib/content-cli.ts';
+import { runExcerptCli, upstreamReader } from './lib/content-cli.ts';
 import { kubernetesSources } from '../src/lib/content/upstream.ts';
-import { verifyAnchors } from '../src/lib/content/anchors.ts';
-import { excerptId } from '../src/lib/claims/syntax.ts';
+import { anchorRule } from '../src/lib/content/anchors.ts';
 
-async function main(): Promise<number> {
-  const { folder, content } = parseCheckArgs(
-    process.argv.slice(2),
-    'verify-anchors',
-    'folder of <repo>/<commit>/<path> files',
-    kubernetesSources(),
-  );
-  const data = await loadOrReport(content, 'code notes');
-  if (!data) return 1;
-  const { checked, failures } = verifyAnchors(data, upstreamReader(folder));
-  const problems = new Problems(data.locate);
-  for (const { excerpt: e, reason } of failures)
-    problems.add({ file: e.file, at: [e.index, 'anchor'], row: excerptId(e), field: 'anchor' }, reason);
-  for (const p of problems.list) console.log(describe(p));
-  console.log(`${checked} code notes checked, ${failures.length} failure${failures.length === 1 ? '' : 's'}`);
-  return failures.length > 0 ? 1 : 0;
-}
-
-process.exitCode = await main();
+process.exitCode = await runExcerptCli({
+  tool: 'verify-anchors',
+  folderName: 'folder of <repo>/<commit>/<path> files',
+  defaultFolder: kubernetesSources(),
+  noun: 'code notes',
+  rule: anchorRule,
+  reader: upstreamReader,
+});

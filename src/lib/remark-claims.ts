@@ -6,12 +6,20 @@
 //   :reading[...]      one sentence or clause of our own inference, labelled "Our reading:";
 //   :::reading ... ::: paragraphs of our reading, under a visible "Our reading" label;
 //   :::intro ... :::   text that makes no claim (an introduction, navigation): plain prose.
-// Any other directive is text that only looked like one ("10:30", "foo:bar"): it is put back
-// exactly as written. Links are site paths from the root; rehype-base-links adds the base.
-import type { Root, Parent, PhrasingContent, RootContent, Text } from 'mdast';
-import type { ElementContent } from 'hast';
-import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
-import type { VFile } from 'vfile';
+// Any other directive is text that only looked like one ("foo:bar", "a:b:c"): it is written back as
+// Markdown by mdast-util-directive's serialiser, which spells it as written except where the syntax
+// has two spellings (`:y[]` before a space reads `:y`, `{k=v}` reads `{k="v"}`). Links are site
+// paths from the root; rehype-base-links adds the base.
+import type { Data, Paragraph, Root, Parent, PhrasingContent, RootContent, Text } from 'mdast';
+import type { Element, ElementContent } from 'hast';
+import { h } from 'hastscript';
+import {
+  directiveToMarkdown,
+  type ContainerDirective,
+  type LeafDirective,
+  type TextDirective,
+} from 'mdast-util-directive';
+import { toMarkdown } from 'mdast-util-to-markdown';
 import type {} from 'mdast-util-to-hast'; // types: data.hName, hProperties, hChildren
 import { visit, SKIP } from 'unist-util-visit';
 import { CITE, READING, INTRO, READING_LABEL, citeIds, type CiteResolver, type CiteTarget } from './claims/syntax.ts';
@@ -26,100 +34,74 @@ export interface ClaimsOptions {
 }
 
 const text = (value: string): Text => ({ type: 'text', value });
-const h = (
-  tagName: string,
-  className: string | undefined,
-  children: ElementContent[],
-  extra: Record<string, string> = {},
-): ElementContent => ({
-  type: 'element',
-  tagName,
-  properties: { ...(className && { className: [className] }), ...extra },
-  children,
-});
+
+/** Puts the hast element `el` in place of an mdast node when it is turned into hast. */
+const renderAs = (node: { data?: Data }, el: Element, withChildren = true): void => {
+  node.data = {
+    hName: el.tagName,
+    hProperties: el.properties,
+    ...(withChildren && { hChildren: el.children }),
+  };
+};
 
 /** A citation link's accessible name: "Source: topology.go L55–66, pkg/proxy/topology.go" (holds what it shows). */
 export const citeName = (t: CiteTarget): string => `${t.prefix}${t.text}${t.detail}`;
 
 function citeLink(id: string, target: CiteTarget | undefined): ElementContent {
-  if (!target) return h('span', 'cite-unknown', [{ type: 'text', value: `unknown citation “${id}”` }]);
+  if (!target) return h('span.cite-unknown', `unknown citation “${id}”`);
   // The name is given whole: a visually hidden part inside a link is its own box in some browsers,
   // which breaks the name ("KEP-265 , lines 98–102"). It begins with what the link shows (WCAG 2.5.3).
-  return h(
-    'a',
-    'cite',
-    [{ type: 'text', value: target.text }, h('span', 'cite-detail', [{ type: 'text', value: target.detail }])],
-    { href: target.href, ariaLabel: citeName(target), dataCite: id },
-  );
+  return h('a.cite', { href: target.href, ariaLabel: citeName(target), dataCite: id }, [
+    target.text,
+    h('span.cite-detail', target.detail),
+  ]);
 }
 
 /** `[link, link]`: the links of one citation, in a span the stylesheet sets small. */
 function citeGroup(node: TextDirective, resolve: CiteResolver): void {
-  const links = citeIds(node).map((id) => citeLink(id, resolve(id)));
-  const children: ElementContent[] = [{ type: 'text', value: '[' }];
-  links.forEach((link, i) => children.push(...(i > 0 ? [{ type: 'text', value: ', ' } as const] : []), link));
-  children.push({ type: 'text', value: ']' });
-  node.data = { hName: 'span', hProperties: { className: ['cites'], dataPagefindIgnore: '' }, hChildren: children };
+  const links = citeIds(node).flatMap((id, i) => [...(i > 0 ? [', '] : []), citeLink(id, resolve(id))]);
+  renderAs(node, h('span.cites', { dataPagefindIgnore: '' }, ['[', ...links, ']']));
 }
 
 function readingText(node: TextDirective): void {
-  const label: Text = {
-    ...text(`${READING_LABEL}:`),
-    data: { hName: 'span', hProperties: { className: ['reading-label'] } },
-  };
+  const label: Text = text(`${READING_LABEL}:`);
+  renderAs(label, h('span.reading-label'), false);
   node.children.unshift(label, text(' '));
-  node.data = { hName: 'span', hProperties: { className: ['reading'] } };
+  renderAs(node, h('span.reading'), false);
 }
 
 function readingBlock(node: ContainerDirective): void {
-  node.children.unshift({
-    type: 'paragraph',
-    data: { hProperties: { className: ['reading-label'] } },
-    children: [text(READING_LABEL)],
-  });
-  node.data = { hName: 'div', hProperties: { className: ['reading-block'] } };
+  const label: Paragraph = { type: 'paragraph', children: [text(READING_LABEL)] };
+  label.data = { hProperties: h('p.reading-label').properties };
+  node.children.unshift(label);
+  renderAs(node, h('div.reading-block'), false);
 }
 
-/** The directive's text as written, when the tree came from a file (it always does here). */
-function written(node: Directive, source: string | undefined): string | undefined {
-  const start = node.position?.start.offset;
-  const end = node.position?.end.offset;
-  return source !== undefined && start !== undefined && end !== undefined ? source.slice(start, end) : undefined;
+/** A directive written back as Markdown, by mdast-util-directive's own serialiser. */
+const markdownOf = (node: Directive): string =>
+  toMarkdown(node, { extensions: [directiveToMarkdown()] }).replace(/\n$/, '');
+
+/** Stands for a text or leaf directive's label while the rest of it is written back. */
+const LABEL = '\uE000';
+
+/** A stray text or leaf directive as text; its label stays parsed, so Markdown in it renders. */
+function restorePhrasing(node: TextDirective | LeafDirective): PhrasingContent[] {
+  if (node.children.length === 0) return [text(markdownOf(node))];
+  const [before = '', after = ''] = markdownOf({ ...node, children: [text(LABEL)] }).split(LABEL);
+  return [text(before), ...node.children, text(after)];
 }
 
-/** What a stray text or leaf directive was before it was parsed: its text around its label. */
-function restorePhrasing(node: TextDirective | LeafDirective, source: string | undefined): PhrasingContent[] {
-  const raw = written(node, source);
-  const marker = node.type === 'textDirective' ? ':' : '::';
-  const children = node.children as PhrasingContent[];
-  if (raw === undefined) {
-    const attrs = Object.entries(node.attributes ?? {}).map(([k, v]) => (v ? `${k}="${v}"` : k));
-    const label = children.length > 0 ? '[' : '';
-    return [
-      text(`${marker}${node.name}${label}`),
-      ...children,
-      text(`${label && ']'}${attrs.length > 0 ? `{${attrs.join(' ')}}` : ''}`),
-    ];
-  }
-  const start = node.position!.start.offset!;
-  const first = children[0]?.position?.start.offset;
-  const last = children.at(-1)?.position?.end.offset;
-  if (first === undefined || last === undefined) return [text(raw)];
-  return [text(raw.slice(0, first - start)), ...children, text(raw.slice(last - start))];
-}
-
-function restoreBlock(node: ContainerDirective, source: string | undefined): RootContent[] {
-  const raw = written(node, source) ?? `:::${node.name}\n:::`;
-  const lines = raw.split('\n');
-  const body = node.children.filter((c) => !(c.type === 'paragraph' && c.data?.directiveLabel));
+/** A stray container directive: its fences, as paragraphs of text, around what it holds. */
+function restoreBlock(node: ContainerDirective): RootContent[] {
+  const head = node.children[0];
+  const label = head?.type === 'paragraph' && head.data?.directiveLabel ? [head] : [];
+  const lines = markdownOf({ ...node, children: label }).split('\n');
   const paragraph = (value: string): RootContent => ({ type: 'paragraph', children: [text(value)] });
-  const closing = lines.length > 1 && /^\s*:::+\s*$/.test(lines.at(-1)!) ? [paragraph(lines.at(-1)!.trim())] : [];
-  return [paragraph(lines[0]!), ...body, ...closing];
+  return [paragraph(lines[0]!), ...node.children.slice(label.length), paragraph(lines.at(-1)!)];
 }
 
 export function remarkClaims(options: ClaimsOptions = {}) {
-  return async (tree: Root, file: VFile): Promise<void> => {
-    const source = typeof file.value === 'string' ? file.value : file.value ? String(file.value) : undefined;
+  return async (tree: Root): Promise<void> => {
     let cites = false;
     visit(tree, (node) => {
       if (node.type === 'textDirective' && node.name === CITE) cites = true;
@@ -140,10 +122,10 @@ export function remarkClaims(options: ClaimsOptions = {}) {
       }
       const restored =
         node.type === 'containerDirective'
-          ? restoreBlock(node, source)
+          ? restoreBlock(node)
           : node.type === 'leafDirective'
-            ? [{ type: 'paragraph', children: restorePhrasing(node, source) } satisfies RootContent]
-            : restorePhrasing(node, source);
+            ? [{ type: 'paragraph', children: restorePhrasing(node) } satisfies RootContent]
+            : restorePhrasing(node);
       parent.children.splice(index, 1, ...(restored as typeof parent.children));
       return index; // its children may hold directives too
     });

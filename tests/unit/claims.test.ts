@@ -150,10 +150,10 @@ test(':reading marks a clause with a visible, spoken label; :::reading a block; 
   );
 });
 
-test('text that only looks like a directive comes out exactly as written', async () => {
+test('text that only looks like a directive comes out as written, its label still Markdown', async () => {
   for (const md of [
-    'at 10:30, foo:bar and a:b:c',
-    'the label :x[kept *as is*] and :y[] and :z{k=v} and :w[a]{#i .c k="v"}',
+    'at 10:30, foo:bar and a:b:c, std::move',
+    'the label :x[kept *as is*] and :w[a]{#i .c k="v"}',
     'https://example.com/a:b and `code:span`',
   ]) {
     const want = md
@@ -165,8 +165,22 @@ test('text that only looks like a directive comes out exactly as written', async
       );
     assert.equal(await inline(md), want, md);
   }
-  assert.equal((await render()('::leaf[t]{a=1}')).trim(), '<p>::leaf[t]{a=1}</p>');
-  assert.equal((await render()(':::aside\ninside\n:::')).replace(/\n/g, ''), '<p>:::aside</p><p>inside</p><p>:::</p>');
+  assert.equal((await render()('::leaf[t]{a="1"}')).trim(), '<p>::leaf[t]{a="1"}</p>');
+  assert.equal(
+    (await render()(':::aside[a *b*]{.c}\ninside\n:::')).replace(/\n/g, ''),
+    '<p>:::aside[a *b*]{.c}</p><p>inside</p><p>:::</p>',
+  );
+});
+
+test("where the directive syntax has two spellings, a stray one comes out in mdast-util-directive's", async () => {
+  assert.equal(await inline(':y[] and :z{k=v} and ::w'), ':y and :z{k="v"} and ::w');
+  assert.equal((await render()('::leaf[t]{a=1}')).trim(), '<p>::leaf[t]{a="1"}</p>');
+  // An unclosed container is closed; fences are written at their shortest, three colons.
+  assert.equal((await render()(':::aside\ninside')).replace(/\n/g, ''), '<p>:::aside</p><p>inside</p><p>:::</p>');
+  assert.equal(
+    (await render()('::::outer\n:::inner\nx\n:::\n::::')).replace(/\n/g, ''),
+    '<p>:::outer</p><p>:::inner</p><p>x</p><p>:::</p><p>:::</p>',
+  );
 });
 
 test('scanInline: the ids cited in a field, at line and column; a field with no mark is unmarked', () => {

@@ -103,6 +103,6 @@ test('--update on the real content: a KEP whose lines all moved is re-pinned, on
   const atNew = verifyQuotes({ sources: [kep3866], excerpts: quotes }, (path) =>
     execFileSync('git', ['-C', repo, 'show', `${c2}:${path}`], { encoding: 'utf8' }),
   );
-  assert.deepEqual(atNew.problems, []);
+  assert.deepEqual(atNew.failures, []);
   assert.equal(atNew.checked, quotes.length);
 });

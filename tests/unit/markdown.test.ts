@@ -104,6 +104,26 @@ test('plain text drops markup but keeps underscores in identifiers', async () =>
   assert.equal(plainText(await inline('set `expire_nodest_conn` to **1** & go')), 'set expire_nodest_conn to 1 & go');
 });
 
+test('plain text leaves out the citation groups the pipeline renders', async () => {
+  assert.equal(
+    plainText(await inline('a claim :cite[x/y z/w], :reading[ours] :cite[x/y].')),
+    'a claim, Our reading: ours.',
+  );
+});
+
+test('plain text leaves citation groups out, keeps our reading, decodes references, collapses white space', () => {
+  assert.equal(
+    plainText(
+      '<p>IPVS <em>NATs</em> it <span class="cites" data-pagefind-ignore="">[<a class="cite" href="/k/#a">K L1<span class="cite-detail">, x.go</span></a>]</span>;\n' +
+        '<span class="reading"><span class="reading-label">Our reading:</span> so &#x3C;Y> &amp; &#169; &mdash; z</span></p>',
+    ),
+    'IPVS NATs it; Our reading: so <Y> & © — z',
+  );
+  assert.equal(plainText('<span class="cites other">[x]</span>a <span class="x cites">[y]</span> b'), 'a b');
+  assert.equal(plainText('<p title="a>b">one</p>\n\n<p>two</p><!-- a comment -->'), 'one two');
+  assert.equal(plainText('  '), '');
+});
+
 test('a plain line skips the processor and comes out as the processor renders it: every such field of content/', async () => {
   const config = markdownConfig('/');
   const renderer = config.processor.createRenderer({

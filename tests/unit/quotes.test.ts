@@ -181,7 +181,10 @@ test('quoteCut: code blocks and YAML are cut mid-line, not mid-sentence', () => 
   assert.equal(quoteCut('"v1.22"', yaml, [2, 2], { lineOriented: true }), 'start');
 });
 
-test('verifyQuotes reports a too-wide range and a cut that does not match the source', () => {
+/** Where each FIXTURE excerpt was read from: a YAML file and its index there. */
+const origin = (index: number) => ({ file: 'FIXTURE.yaml', index });
+
+test('verifyQuotes reports a too-wide range and a cut that does not match the source, each at its field', () => {
   const sources = [{ id: 'fixture-kep', repo: 'kubernetes/enhancements', path: 'keps/fixture/README.md' }];
   const read = (path: string) => (path === 'keps/fixture/README.md' ? prose : null);
   const excerpts = [
@@ -202,17 +205,24 @@ test('verifyQuotes reports a too-wide range and a cut that does not match the so
       quote: 'First sentence here.',
       cut: 'end' as const,
     },
-  ];
+  ].map((e, i) => ({ ...e, ...origin(i) }));
   const report = verifyQuotes({ sources, excerpts }, read);
   assert.equal(report.checked, 5);
   assert.deepEqual(
-    report.problems.map((p) => p.split(':')[0]),
-    ['fixture-kep/wide', 'fixture-kep/undeclared-cut', 'fixture-kep/needless-cut'],
-    report.problems.join('\n'),
+    report.failures.map((f) => [f.excerpt.id, f.field]),
+    [
+      ['wide', 'lines'],
+      ['undeclared-cut', 'cut'],
+      ['needless-cut', 'cut'],
+    ],
   );
-  assert.match(report.problems[0] ?? '', /wider than the quote, which occupies line 3/);
-  assert.match(report.problems[1] ?? '', /says no cut, but the quote breaks off mid-sentence, so state cut: start/);
-  assert.match(report.problems[2] ?? '', /says cut: end, but the quote starts and ends where a sentence does/);
+  const [wide, undeclared, needless] = report.failures.map((f) => f.reason);
+  assert.match(
+    wide ?? '',
+    /^keps\/fixture\/README\.md: stated lines 1-4 are wider than the quote, which occupies line 3/,
+  );
+  assert.match(undeclared ?? '', /says no cut, but the quote breaks off mid-sentence, so state cut: start/);
+  assert.match(needless ?? '', /says cut: end, but the quote starts and ends where a sentence does/);
 });
 
 test('verifyQuotes: checks only kubernetes/enhancements quotes, resolves kep.yaml paths, names each problem', () => {
@@ -233,23 +243,24 @@ test('verifyQuotes: checks only kubernetes/enhancements quotes, resolves kep.yam
     { id: 'not-checkable', source: 'fixture-code', lines: [1, 1] as [number, number], quote: 'anything' },
     { id: 'orphan', source: 'fixture-none', lines: [1, 1] as [number, number], quote: 'x' },
     { id: 'gone', source: 'fixture-kep', lines: [1, 1] as [number, number], path: 'missing.md', quote: 'x' },
-  ];
+  ].map((e, i) => ({ ...e, ...origin(i) }));
   const report = verifyQuotes({ sources, excerpts }, read);
   assert.equal(report.checked, 4, 'ok, yaml, changed and gone are compared; the rest are not quotes of enhancements');
-  assert.equal(report.problems.length, 3, report.problems.join('\n'));
-  assert.match(
-    report.problems[0] ?? '',
-    /^fixture-kep\/changed: keps\/fixture\/README\.md: quote not found in lines 5-5/,
+  assert.deepEqual(
+    report.failures.map((f) => [f.excerpt.id, f.field, f.reason.replace(/; quote: .*/, '')]),
+    [
+      ['changed', 'quote', 'keps/fixture/README.md: quote not found in lines 5-5'],
+      ['orphan', 'source', 'no source "fixture-none" in sources.yaml (an excerpt file is named after its source)'],
+      ['gone', 'quote', 'file not found: keps/fixture/missing.md'],
+    ],
   );
-  assert.match(report.problems[1] ?? '', /^fixture-none\/orphan: no source "fixture-none"/);
-  assert.match(report.problems[2] ?? '', /^fixture-kep\/gone: file not found: keps\/fixture\/missing\.md$/);
 });
 
 test('verify-quotes: every quote in content/ matches the pinned kubernetes/enhancements copy', (t) => {
   if (!havePinnedCopy(t)) return;
   const run = runCli(enhancements);
   assert.equal(run.status, 0, `verify-quotes failed:\n${run.stdout}${run.stderr}`);
-  assert.match(run.stdout, /^\d+ quotes checked, 0 mismatches$/m);
+  assert.match(run.stdout, /^\d+ quotes checked, 0 failures$/m);
   const checked = Number(/^(\d+) quotes checked/m.exec(run.stdout)?.[1]);
   assert.ok(checked > 0, 'at least one quote was checked');
 });
@@ -258,9 +269,12 @@ test('verify-quotes: a mutated quote (FIXTURE) exits 1 and names the excerpt', (
   if (!havePinnedCopy(t)) return;
   const run = runCli(enhancements, '--content', mutatedFixture);
   assert.equal(run.status, 1, `expected exit 1:\n${run.stdout}${run.stderr}`);
-  assert.match(run.stdout, /^fixture-kep-3866\/fixture-mutated-quote: /m);
+  assert.match(
+    run.stdout,
+    /^.*tests\/fixtures\/content-mutated-quote\/excerpts\/fixture-kep-3866\.yaml:\d+:\d+: row "fixture-kep-3866\/fixture-mutated-quote", field "quote": keps\/.*: quote not found in lines /m,
+  );
   assert.doesNotMatch(run.stdout, /fixture-correct-quote/, 'the unchanged quote in the fixture passes');
-  assert.match(run.stdout, /^2 quotes checked, 1 mismatches$/m);
+  assert.match(run.stdout, /^2 quotes checked, 1 failure$/m);
 });
 
 test('verify-quotes: a line range wider than its quote (FIXTURE) exits 1 and names the lines', (t) => {
@@ -269,10 +283,10 @@ test('verify-quotes: a line range wider than its quote (FIXTURE) exits 1 and nam
   assert.equal(run.status, 1, `expected exit 1:\n${run.stdout}${run.stderr}`);
   assert.match(
     run.stdout,
-    /^fixture-kep-5495\/fixture-too-wide-range: .*stated lines 119-155 are wider than the quote, which occupies lines 142-145; state \[142, 145\]$/m,
+    /^.*tests\/fixtures\/content-too-wide-range\/excerpts\/fixture-kep-5495\.yaml:\d+:\d+: row "fixture-kep-5495\/fixture-too-wide-range", field "lines": .*stated lines 119-155 are wider than the quote, which occupies lines 142-145; state \[142, 145\]$/m,
   );
   assert.doesNotMatch(run.stdout, /fixture-exact-range/, 'the same quote with its exact range passes');
-  assert.match(run.stdout, /^2 quotes checked, 1 mismatches$/m);
+  assert.match(run.stdout, /^2 quotes checked, 1 failure$/m);
 });
 
 test('verify-quotes: a missing checkout file exits 1', () => {

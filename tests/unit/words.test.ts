@@ -23,3 +23,14 @@ test('word count: runs with a letter or digit; punctuation alone is not a word',
   assert.equal(wordCount('`numgen random mod N` verdict map'), 6);
   assert.equal(wordCount(''), 0);
 });
+
+test('what only looks like a directive is words as the page shows it; HTML, breaks and paragraphs part words', () => {
+  assert.equal(
+    plainInline('at 10:30, foo:bar and :x[kept *as is*]{k=v}'),
+    'at 10:30, foo:bar and :x[kept as is]{k="v"}',
+  );
+  assert.equal(wordCount('foo:bar'), 1);
+  assert.equal(plainInline('a<br>b  \nc\n\nd'), 'a b c d');
+  assert.equal(plainInline('a\n* b\n# c'), 'a * b # c', 'block syntax is text, as inline fields render it');
+  assert.equal(plainInline('snake_case, 2 * 3 and ~~gone~~ &amp; ![alt](i.png)'), 'snake_case, 2 * 3 and gone & alt');
+});

@@ -1,10 +1,12 @@
 // What the checkers of content against upstream files share (tools/verify-quotes.ts,
-// tools/verify-anchors.ts): one folder argument and `--content <dir>`, usage errors exiting 2, and
-// the content read by the site's own loader, its problems printed located.
+// tools/verify-anchors.ts): one folder argument and `--content <dir>`, usage errors exiting 2, the
+// content read by the site's own loader, and one rule run over it by verifyExcerpts, every problem
+// printed located.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSourcesAndExcerpts } from '../../src/lib/content/load.ts';
-import { ContentError, describe } from '../../src/lib/content/errors.ts';
+import { ContentError, Problems, describe } from '../../src/lib/content/errors.ts';
+import { addFailures, verifyExcerpts, type ExcerptRule } from '../../src/lib/content/verify-excerpts.ts';
 
 export interface CheckArgs {
   folder: string;
@@ -86,3 +88,34 @@ export const upstreamReader = (folder: string) => {
   const read = folderReader(folder);
   return (upstream: string): string | null => read(upstream) ?? read(upstream.split('/').slice(2).join('/'));
 };
+
+export interface ExcerptCli {
+  /** The tool's name, `tools/<tool>.ts`. */
+  tool: string;
+  /** What the folder argument is, for the usage line. */
+  folderName: string;
+  /** The folder when none is given (none: the argument is required). */
+  defaultFolder?: string;
+  /** What is counted: "quotes", "code notes". */
+  noun: string;
+  rule: ExcerptRule<SourcesAndExcerpts['sources'][number], SourcesAndExcerpts['excerpts'][number]>;
+  /** Makes the file reader from the folder. */
+  reader: (folder: string) => (upstream: string) => string | null;
+}
+
+/**
+ * A checker's whole run: reads the arguments and the content, runs the rule, prints each failure
+ * located (`<file>:<line>:<col>: row "<source>/<id>", field "<field>": …`), then `N <noun> checked, M
+ * failures`. Returns the exit code: 0 when nothing failed, 1 on a failure or invalid content.
+ */
+export async function runExcerptCli(cli: ExcerptCli, argv = process.argv.slice(2)): Promise<number> {
+  const { folder, content } = parseCheckArgs(argv, cli.tool, cli.folderName, cli.defaultFolder);
+  const data = await loadOrReport(content, cli.noun);
+  if (!data) return 1;
+  const { checked, failures } = verifyExcerpts(data, cli.rule, cli.reader(folder));
+  const problems = new Problems(data.locate);
+  addFailures(problems, failures);
+  for (const p of problems.list) console.log(describe(p));
+  console.log(`${checked} ${cli.noun} checked, ${failures.length} failure${failures.length === 1 ? '' : 's'}`);
+  return failures.length > 0 ? 1 : 0;
+}

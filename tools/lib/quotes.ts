@@ -3,8 +3,16 @@
 // forgiven: punctuation, backticks, typos and curly apostrophes must match the source exactly.
 // Two boundary rules follow: the stated lines must be exactly the lines the quote occupies (not
 // wider), and an excerpt's `cut` must say where the quote breaks off mid-sentence (see quoteCut).
-// Pure module (no I/O) so the CLI, the build and the unit tests share the same rule.
+// Pure module (no I/O) so the CLI and the unit tests share the same rule, run by verifyExcerpts.
 import { rangeProblem, splitLines, upstreamPath } from '../../src/lib/content/upstream.ts';
+import {
+  verifyExcerpts,
+  type CheckedExcerpt,
+  type CheckedSource,
+  type ExcerptReport,
+  type ExcerptRule,
+  type Finding,
+} from '../../src/lib/content/verify-excerpts.ts';
 
 export type QuoteCheck = { ok: true } | { ok: false; reason: string };
 
@@ -178,71 +186,43 @@ export function quoteCut(
 /** The repository whose pinned copy quotes are checked against. */
 export const QUOTED_REPO = 'kubernetes/enhancements';
 
-interface QuoteSource {
-  id: string;
-  repo: string;
-  path: string;
-}
-interface QuoteExcerpt {
-  id: string;
-  source: string;
-  lines: [number, number];
-  path?: string;
+interface QuoteExcerpt extends CheckedExcerpt {
   quote?: string;
   cut?: QuoteCut;
 }
 
-export interface QuoteReport {
-  /** Quotes compared with their file. */
-  checked: number;
-  /** One line per problem, starting with the full excerpt id ("kep-3866/data-plane: …"). */
-  problems: string[];
+/** What an excerpt says of its cut, and what the source says. */
+function cutFinding(said: QuoteCut | undefined, is: QuoteCut | undefined): string {
+  const says = said === undefined ? 'no cut' : `cut: ${said}`;
+  const so =
+    is === undefined
+      ? 'the quote starts and ends where a sentence does (a whole line in YAML or code), so drop cut'
+      : `the quote breaks off mid-sentence, so state cut: ${is}`;
+  return `excerpt says ${says}, but ${so}`;
 }
 
 /**
- * Checks every quote of a QUOTED_REPO source against its file and line range: verbatim, its range
- * no wider than the lines it occupies, and its `cut` matching where it breaks off. `readFile` gets
- * the file's path inside the repository and returns its text, or null when the file is missing.
+ * The quotes of QUOTED_REPO sources: verbatim in their lines, the lines no wider than the quote, and
+ * `cut` saying where it breaks off mid-sentence. The file is read by its path inside the repository.
  */
-export function verifyQuotes(
-  content: { sources: readonly QuoteSource[]; excerpts: readonly QuoteExcerpt[] },
+export const quoteRule: ExcerptRule<CheckedSource, QuoteExcerpt> = {
+  covers: (excerpt, source) => excerpt.quote !== undefined && (source === undefined || source.repo === QUOTED_REPO),
+  upstream: upstreamPath,
+  missing: (file) => ({ field: 'quote', reason: `file not found: ${file}` }),
+  check: ({ quote = '', lines, cut }, text, file) => {
+    const found = checkQuote(quote, text, lines);
+    if (!found.ok) return [{ field: 'quote', reason: `${file}: ${found.reason}` }];
+    const findings: Finding[] = [];
+    const range = checkQuoteRange(quote, text, lines);
+    if (!range.ok) findings.push({ field: 'lines', reason: `${file}: ${range.reason}` });
+    const is = quoteCut(quote, text, lines, { lineOriented: /\.ya?ml$/.test(file) });
+    if (is !== cut) findings.push({ field: 'cut', reason: `${file}: ${cutFinding(cut, is)}` });
+    return findings;
+  },
+};
+
+/** Checks every quote of a QUOTED_REPO source against its file (`readFile`: path in the repository, or null). */
+export const verifyQuotes = (
+  content: { sources: readonly CheckedSource[]; excerpts: readonly QuoteExcerpt[] },
   readFile: (repoPath: string) => string | null,
-): QuoteReport {
-  const sources = new Map(content.sources.map((s) => [s.id, s]));
-  const problems: string[] = [];
-  let checked = 0;
-  for (const e of content.excerpts) {
-    if (e.quote === undefined) continue;
-    const id = `${e.source}/${e.id}`;
-    const source = sources.get(e.source);
-    if (!source) {
-      problems.push(`${id}: no source "${e.source}" in sources.yaml (an excerpt file is named after its source)`);
-      continue;
-    }
-    if (source.repo !== QUOTED_REPO) continue;
-    const file = upstreamPath(source, e);
-    checked++;
-    const text = readFile(file);
-    if (text === null) {
-      problems.push(`${id}: file not found: ${file}`);
-      continue;
-    }
-    const result = checkQuote(e.quote, text, e.lines);
-    if (!result.ok) {
-      problems.push(`${id}: ${file}: ${result.reason}`);
-      continue;
-    }
-    const range = checkQuoteRange(e.quote, text, e.lines);
-    if (!range.ok) problems.push(`${id}: ${file}: ${range.reason}`);
-    const cut = quoteCut(e.quote, text, e.lines, { lineOriented: /\.ya?ml$/.test(file) });
-    if (cut !== e.cut) {
-      const said = e.cut === undefined ? 'no cut' : `cut: ${e.cut}`;
-      const is =
-        cut === undefined
-          ? 'the quote starts and ends where a sentence does (a whole line in YAML or code), so drop cut'
-          : `the quote breaks off mid-sentence, so state cut: ${cut}`;
-      problems.push(`${id}: ${file}: excerpt says ${said}, but ${is}`);
-    }
-  }
-  return { checked, problems };
-}
+): ExcerptReport<QuoteExcerpt> => verifyExcerpts(content, quoteRule, readFile);

@@ -4,9 +4,16 @@
 // file at the source's pinned commit. When it does not, the problem says on which lines the anchor
 // really is, so the note can be moved to them (or its claim re-read against them).
 // Pure module (no I/O): the build's content rule (checks/excerpts.ts, anchorsInTheirLines), the CLI
-// (tools/verify-anchors.ts) and the unit tests share the same rule.
+// (tools/verify-anchors.ts) and the unit tests share the same rule, run by verifyExcerpts.
 import { posix } from 'node:path';
 import { rangeProblem, splitLines, upstreamPath } from './upstream.ts';
+import {
+  verifyExcerpts,
+  type CheckedExcerpt,
+  type CheckedSource,
+  type ExcerptReport,
+  type ExcerptRule,
+} from './verify-excerpts.ts';
 
 export type AnchorCheck = { ok: true } | { ok: false; reason: string };
 
@@ -40,68 +47,37 @@ export function checkAnchor(anchor: string, fileText: string, lines: [number, nu
   };
 }
 
-interface AnchorSource {
-  id: string;
-  repo: string;
-  path: string;
+interface AnchorSource extends CheckedSource {
   commit: string;
   quotable: boolean;
 }
-interface AnchorExcerpt {
-  id: string;
-  source: string;
-  lines: [number, number];
-  path?: string;
+interface AnchorExcerpt extends CheckedExcerpt {
   note?: string;
   anchor?: string;
-  file: string;
-  index: number;
 }
 
-/** One code note whose anchor is not where its lines say. */
-export interface AnchorFailure {
-  /** The excerpt, as the content readers give it (its YAML file and index, to locate the problem). */
-  excerpt: AnchorExcerpt;
-  /** `<repo>/<commit>/<path>`: where the file at the pinned commit is read from. */
-  upstream: string;
-  reason: string;
-}
-
-export interface AnchorReport {
-  /** Code notes compared with their file. */
-  checked: number;
-  failures: AnchorFailure[];
-}
+/** Code notes (a `note:` excerpt of a non-quotable source): the anchor within exactly its lines. */
+export const anchorRule: ExcerptRule<AnchorSource, AnchorExcerpt> = {
+  covers: (excerpt, source) => source !== undefined && !source.quotable && excerpt.note !== undefined,
+  upstream: (source, excerpt) => posix.join(source.repo, source.commit, upstreamPath(source, excerpt)),
+  precheck: (excerpt) =>
+    excerpt.anchor === undefined ? { field: 'anchor', reason: 'a code note has no anchor to check' } : undefined,
+  missing: (upstream) => ({
+    field: 'anchor',
+    reason: `file missing: ${upstream} (fetch it at the pinned commit into the folder)`,
+  }),
+  check: (excerpt, text, upstream) => {
+    const result = checkAnchor(excerpt.anchor!, text, excerpt.lines);
+    return result.ok ? [] : [{ field: 'anchor', reason: `${upstream}: ${result.reason}` }];
+  },
+};
 
 /**
- * Checks every code note (a `note:` excerpt) of every non-quotable source. `readFile` gets
+ * Checks every code note of every non-quotable source. `readFile` gets
  * `<repo>/<commit>/<path in the repository>` and returns the file's text, or null when it is missing
  * (reported, never skipped).
  */
-export function verifyAnchors(
+export const verifyAnchors = (
   content: { sources: readonly AnchorSource[]; excerpts: readonly AnchorExcerpt[] },
   readFile: (upstream: string) => string | null,
-): AnchorReport {
-  const sources = new Map(content.sources.map((s) => [s.id, s]));
-  const failures: AnchorFailure[] = [];
-  let checked = 0;
-  for (const excerpt of content.excerpts) {
-    const source = sources.get(excerpt.source);
-    if (!source || source.quotable || excerpt.note === undefined) continue;
-    const upstream = posix.join(source.repo, source.commit, upstreamPath(source, excerpt));
-    checked++;
-    const fail = (reason: string) => failures.push({ excerpt, upstream, reason });
-    if (excerpt.anchor === undefined) {
-      fail('a code note has no anchor to check');
-      continue;
-    }
-    const text = readFile(upstream);
-    if (text === null) {
-      fail(`file missing: ${upstream} (fetch it at the pinned commit into the folder)`);
-      continue;
-    }
-    const result = checkAnchor(excerpt.anchor, text, excerpt.lines);
-    if (!result.ok) fail(`${upstream}: ${result.reason}`);
-  }
-  return { checked, failures };
-}
+): ExcerptReport<AnchorExcerpt> => verifyExcerpts(content, anchorRule, readFile);

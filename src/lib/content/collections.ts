@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Render } from './inline.ts';
 import type { Read } from './entries.ts';
+import { excerptId } from '../claims/syntax.ts';
 import {
   readSite,
   readSources,
@@ -31,7 +32,7 @@ export const COLLECTIONS = {
   sources: collection({ path: 'sources.yaml', read: readSources, id: byId }),
   backends: collection({ path: 'comparison/backends.yaml', read: readBackends, id: byId }),
   axes: collection({ path: 'comparison/axes.yaml', read: readAxes, id: byId }),
-  excerpts: collection({ path: 'excerpts', read: readExcerpts, id: (e) => `${e.source}/${e.id}` }),
+  excerpts: collection({ path: 'excerpts', read: readExcerpts, id: excerptId }),
   evidence: collection({ path: 'evidence', read: readEvidence, id: byId }),
   // Figures: lanes, stages, steps and edges, laid out and drawn at build time (src/lib/figures/).
   figures: collection({ path: 'figures', read: readFigures, id: byId }),
