@@ -332,7 +332,7 @@ async function benchSite(browser: Browser, label: string, contentDir: string, al
     let lighthouseLoad: number | undefined;
     if (lighthouse > 0) {
       lighthouseLoad = os.loadavg()[0]!;
-      const targets = [TABLE_PATH, routes.row(ids[0]!)].map((path) => ({
+      const targets = [TABLE_PATH, routes.axisPage(ids[0]!)].map((path) => ({
         label: `/${path}`,
         url: server.siteUrl + path,
       }));

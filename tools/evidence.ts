@@ -41,7 +41,7 @@ try {
   const added = await addCapture(capture, content);
   for (const a of added) {
     console.log(
-      `evidence: added ${a.file} (${a.id}); set measure.evidence on row "${a.axis}", column "${a.backend}" at ${a.axesAt}`,
+      `evidence: added ${a.file} (${a.id}); set measure.evidence on axis "${a.axis}", backend "${a.backend}" at ${a.axesAt}`,
     );
   }
   console.log('evidence: next, npm run build: the cell(s) show as Measured, with what was counted in the output');

@@ -9,7 +9,7 @@
 // as <folder>/<commit>/<path>; left out, it is the kubernetes/kubernetes copies in
 // ../shared/sources/kubernetes (or KUBERNETES_SOURCES), as the build reads them (docs/claims.md). The
 // content is read with the site's readers (src/lib/content/load.ts). Prints one located line per
-// failure, `content/excerpts/x.yaml:LINE:COL: row "<source>/<id>", field "anchor": …` (saying on
+// failure, `content/excerpts/x.yaml:LINE:COL: excerpt "<source>/<id>", field "anchor": …` (saying on
 // which lines the anchor really is, when it is elsewhere in the file; a file missing from the folder
 // is a failure, never skipped), then "N code notes checked, M failures". Exit 0 when every anchor is
 // in its lines, 1 on any failure or invalid content, 2 on a usage error.

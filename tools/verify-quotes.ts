@@ -7,7 +7,7 @@
 //
 // The content is read with the site's readers (src/lib/content/load.ts), so it is validated by
 // the same schemas as the build. Prints one located line per failure,
-// `content/excerpts/x.yaml:LINE:COL: row "<source>/<id>", field "quote" (or "lines", "cut"): …`,
+// `content/excerpts/x.yaml:LINE:COL: excerpt "<source>/<id>", field "quote" (or "lines", "cut"): …`,
 // then "N quotes checked, M failures". Exit 0 when all match, 1 on any failure, missing file or
 // invalid content, 2 on a usage error.
 import { folderReader, runExcerptCli } from './lib/content-cli.ts';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { PROVENANCE_LABEL, type RowModel, type TableModel, type Provenance } from './view/model.ts';
+import { PROVENANCE_LABEL, type AxisModel, type TableModel, type Provenance } from './view/model.ts';
 import { provenanceWords, homeQuestions, shortWords } from './preview-text.ts';
 import { COMMITTED_DIR, isOwnContent, buildCacheDir, pinnedVersions } from './preview-cache.ts';
 
@@ -73,7 +73,7 @@ function frame(top: string, ...body: Node[]): Node {
 const PAD_X = 56;
 const PAD_Y = 40;
 
-export function rowCard(row: RowModel, model: TableModel): Node {
+export function rowCard(row: AxisModel, model: TableModel): Node {
   return frame(
     `${model.site.shortTitle} · one row, as of Kubernetes ${model.site.asOf}`,
     h('div', { fontSize: 52, fontWeight: 700, lineHeight: 1.15, marginBottom: 26, ...clamp(2) }, row.question),
@@ -135,7 +135,7 @@ export function homeCard(model: TableModel): Node {
     h(
       'div',
       { fontSize: 28, color: C.muted, flexGrow: 1 },
-      `${model.rows.length} axes, each cell marked how it knows: ${counts.join(', ')}`,
+      `${model.axes.length} axes, each cell marked how it knows: ${counts.join(', ')}`,
     ),
     h(
       'div',

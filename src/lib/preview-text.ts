@@ -1,20 +1,20 @@
 // The words of a link-preview card (src/lib/preview-image.ts) without the renderer, for the
 // pages' alt text: light enough to import into any page.
-import { PROVENANCE_LABEL, type RowModel, type TableModel } from './view/model.ts';
+import { PROVENANCE_LABEL, type AxisModel, type TableModel } from './view/model.ts';
 import { plainText } from './markdown.ts';
 
 /** The words a cell's badge says: "Cited", "To measure · ex. 16", "Measured · ex. 18". */
-export function provenanceWords(cell: RowModel['cells'][number]): string {
+export function provenanceWords(cell: AxisModel['cells'][number]): string {
   const kind = PROVENANCE_LABEL[cell.provenance];
   return cell.provenance === 'cited' ? kind : `${kind} · ex. ${cell.exercise}`;
 }
 
 /** A cell's short answer as the card shows it, after "Expected:" while it is still to measure. */
-export const shortWords = (cell: RowModel['cells'][number]): string =>
+export const shortWords = (cell: AxisModel['cells'][number]): string =>
   `${cell.provenance === 'to-measure' ? 'Expected: ' : ''}${plainText(cell.shortHtml)}`;
 
 /** Alt text for a row's card: everything it shows, as words. */
-export const rowAlt = (row: RowModel): string =>
+export const rowAlt = (row: AxisModel): string =>
   `${row.question}. ` +
   row.cells
     .map(
@@ -25,12 +25,12 @@ export const rowAlt = (row: RowModel): string =>
 
 /** The questions the home card lists: all of them up to six, else five and how many more. */
 export function homeQuestions(model: TableModel): string[] {
-  const qs = model.rows.map((r) => r.question);
+  const qs = model.axes.map((r) => r.question);
   return qs.length <= 6 ? qs : [...qs.slice(0, 5), `and ${qs.length - 5} more axes`];
 }
 
 export const homeAlt = (model: TableModel): string =>
   `${model.site.title}. ${model.backends.map((b) => (b.run ? b.name : `${b.name} (read, not run)`)).join(', ')} compared on ` +
-  `${model.rows.length} axes, each cell marked how it knows: ` +
+  `${model.axes.length} axes, each cell marked how it knows: ` +
   `${(['measured', 'to-measure', 'cited'] as const).map((p) => `${model.counts[p]} ${PROVENANCE_LABEL[p]}`).join(', ')}. ` +
   `The axes: ${homeQuestions(model).join('; ')}.`;

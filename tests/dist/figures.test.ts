@@ -31,16 +31,16 @@ const placements = figures.flatMap((figure) => [
   ...data.pages
     .filter((p) => readFileSync(p.file, 'utf8').includes(`<Figure id="${figure.id}" />`))
     .map((p) => ({ figure, path: routes.page(p.id) })),
-  ...figure.rows.map((row) => ({ figure, path: routes.row(row) })),
+  ...figure.axes.map((row) => ({ figure, path: routes.axisPage(row) })),
 ]);
 
 test('each figure shows on its pages: the drain timeline on the drain page, the dispatch figure on the home page, and each on its rows', () => {
   const where = (id: string) => placements.filter((p) => p.figure.id === id).map((p) => p.path);
   assert.ok(where('dispatch').includes(routes.home), 'dispatch: home page');
   assert.ok(where('drain-timeline').includes(routes.page('drain')), 'drain timeline: drain page');
-  assert.ok(where('drain-timeline').includes(routes.row('drain')), 'drain timeline: drain row');
+  assert.ok(where('drain-timeline').includes(routes.axisPage('drain')), 'drain timeline: drain row');
   for (const row of ['dispatch', 'endpoint-selection', 'iptables-rules'])
-    assert.ok(where('dispatch').includes(routes.row(row)), `dispatch: row ${row}`);
+    assert.ok(where('dispatch').includes(routes.axisPage(row)), `dispatch: row ${row}`);
 });
 
 for (const { figure, path } of placements) {
@@ -48,7 +48,7 @@ for (const { figure, path } of placements) {
     const $ = cheerio.load(read(join(path, 'index.html')));
     const fig = $(`figure.flow-figure[data-figure="${figure.id}"]`);
     assert.equal(fig.length, 1, 'shown once');
-    assert.equal(fig.attr('id'), routes.figureAnchor(figure.id));
+    assert.equal(fig.attr('id'), routes.figureFragment(figure.id));
     const caption = $(`#${fig.attr('aria-labelledby')}`);
     assert.ok(
       caption.is('figcaption') && caption.text().includes(figure.title),
@@ -93,7 +93,7 @@ for (const { figure, path } of placements) {
     const items = text.find('.figure-lanes li[id]');
     assert.deepEqual(
       items.map((_, li) => $(li).attr('id')).get(),
-      figure.steps.map((s) => routes.figureStepAnchor(figure.id, s.id)),
+      figure.steps.map((s) => routes.figureStepFragment(figure.id, s.id)),
       'steps in order',
     );
     assert.deepEqual(
@@ -105,7 +105,7 @@ for (const { figure, path } of placements) {
       'lanes in order',
     );
     for (const item of [...figure.stages, ...figure.steps]) {
-      const li = text.find(`#${routes.figureStepAnchor(figure.id, item.id)}`);
+      const li = text.find(`#${routes.figureStepFragment(figure.id, item.id)}`);
       assert.equal(li.length, 1, `${item.id} in the text`);
       assert.ok(squash(li.text()).includes(squash(item.label)), `${item.id}: its label`);
       const links = li

@@ -151,7 +151,7 @@ test('the table: caption, a column header per backend (not-run marked), a row pe
   const $ = html('');
   const table = $('table.comparison');
   assert.equal(table.length, 1);
-  assert.match(table.find('caption').text(), new RegExp(`on ${model.rows.length} axes`));
+  assert.match(table.find('caption').text(), new RegExp(`on ${model.axes.length} axes`));
   const heads = table
     .find('thead th[scope=col]')
     .map((_, th) => ({
@@ -168,19 +168,19 @@ test('the table: caption, a column header per backend (not-run marked), a row pe
       .find('tbody tr')
       .map((_, tr) => $(tr).attr('id'))
       .get(),
-    model.rows.map((r) => r.id),
+    model.axes.map((r) => r.id),
   );
-  for (const row of model.rows) {
+  for (const row of model.axes) {
     const th = table.find(`tr#${row.id} th[scope=row]`);
-    assert.equal(th.find('a.row-link').attr('href'), routes.rowAnchor(row.id));
+    assert.equal(th.find('a.row-link').attr('href'), routes.axisFragment(row.id));
     assert.equal(th.find('a.row-link').text(), row.question);
-    assert.equal(th.find('a.row-page').attr('href'), base + routes.row(row.id));
+    assert.equal(th.find('a.row-page').attr('href'), base + routes.axisPage(row.id));
   }
 });
 
 test('every cell: one badge naming its kind in words and what it rests on; provenance as the model says', () => {
   const $ = html('');
-  for (const row of model.rows)
+  for (const row of model.axes)
     for (const cell of row.cells) {
       const td = $(`tr#${row.id} td[data-backend="${cell.backend.id}"]`);
       const where = `${row.id} / ${cell.backend.id}`;
@@ -216,7 +216,7 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       assert.equal(details.find('.cell-answer').length, 1, `${where}: the full answer is inside the disclosure`);
       const links = details.find('a.cell-link');
       assert.equal(links.length, 1, `${where}: one cell link`);
-      assert.equal(links.attr('href'), routes.cellAnchor(row.id, cell.backend.id), `${where}: cell link inside`);
+      assert.equal(links.attr('href'), routes.cellFragment(row.id, cell.backend.id), `${where}: cell link inside`);
       assert.equal(links.attr('data-copy-link'), '', `${where}: the cell link is what copies`);
       assert.equal(td.find('button').length, 0, `${where}: no second copy control`);
       const cites = td
@@ -292,8 +292,8 @@ test('the legend counts each kind of cell', () => {
 });
 
 test('each row has its own page: title, description from the summary, a section per backend, a link back', () => {
-  for (const row of model.rows) {
-    const $ = html(routes.row(row.id));
+  for (const row of model.axes) {
+    const $ = html(routes.axisPage(row.id));
     assert.match($('title').text(), new RegExp(`^${row.question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.ok(($('meta[name=description]').attr('content') ?? '').length > 20);
     assert.deepEqual(
@@ -321,7 +321,7 @@ test('each row has its own page: title, description from the summary, a section 
       $('a')
         .filter((_, a) => $(a).text() === 'See this row in the full table')
         .attr('href'),
-      base + routes.rowAnchor(row.id),
+      base + routes.axisFragment(row.id),
     );
   }
 });
@@ -354,21 +354,21 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
   );
   assert.deepEqual(
     json.rows.map((r) => r.id),
-    model.rows.map((r) => r.id),
+    model.axes.map((r) => r.id),
   );
   assert.deepEqual(json.counts, model.counts);
-  for (const row of model.rows) {
+  for (const row of model.axes) {
     const j = json.rows.find((r) => r.id === row.id)!;
-    assert.equal(j.url, siteRoot + routes.rowAnchor(row.id));
-    assert.equal(j.page, siteRoot + routes.row(row.id));
-    assert.equal(j.preview, siteRoot + routes.rowPreview(row.id));
+    assert.equal(j.url, siteRoot + routes.axisFragment(row.id));
+    assert.equal(j.page, siteRoot + routes.axisPage(row.id));
+    assert.equal(j.preview, siteRoot + routes.axisPreview(row.id));
     for (const cell of row.cells) {
       const jc = j.cells[cell.backend.id]!;
       assert.equal(jc.provenance, cell.provenance);
       assert.equal(jc.short, cell.short, `${row.id}/${cell.backend.id}: short answer`);
       assert.equal(jc.answer, cell.answer, `${row.id}/${cell.backend.id}: full answer`);
-      assert.equal(jc.url, siteRoot + routes.cellAnchor(row.id, cell.backend.id));
-      assert.equal(jc.page, siteRoot + routes.rowCell(row.id, cell.backend.id));
+      assert.equal(jc.url, siteRoot + routes.cellFragment(row.id, cell.backend.id));
+      assert.equal(jc.page, siteRoot + routes.axisPageCell(row.id, cell.backend.id));
       assert.deepEqual(
         jc.cites.map((c) => c.excerpt),
         cell.cites.map((c) => siteRoot + c.href),
@@ -379,14 +379,14 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
   }
   const lines = read('comparison.csv').trimEnd().split('\r\n');
   assert.equal(lines[0], 'axis,question,backend,provenance,exercise,short,answer,cites,sources');
-  assert.equal(lines.length, 1 + model.rows.length * model.backends.length);
+  assert.equal(lines.length, 1 + model.axes.length * model.backends.length);
   // Both answers, as plain text, in every cell's record, in model order (their text is checked against the
   // table above).
   const records = csvRecords(read('comparison.csv'));
   assert.deepEqual(records[0]!.slice(5, 7), ['short', 'answer']);
   assert.deepEqual(
     records.slice(1).map((r) => `${r[0]}/${r[2]}`),
-    model.rows.flatMap((row) => row.cells.map((c) => `${row.id}/${c.backend.id}`)),
+    model.axes.flatMap((row) => row.cells.map((c) => `${row.id}/${c.backend.id}`)),
   );
 });
 
@@ -460,7 +460,7 @@ test('the page order runs from the home page through every listed page once, eac
   }
   // Every page of the pages collection is on the way; the pages generated per row and per
   // evidence file are reached from the table instead.
-  const generated = [routes.row(''), routes.evidence('')].map((r) => r.replace(/\/+$/, '/'));
+  const generated = [routes.axisPage(''), routes.evidence('')].map((r) => r.replace(/\/+$/, '/'));
   const pages = listed.filter((p) => !generated.some((prefix) => p.startsWith(prefix)));
   assert.deepEqual([...visited].sort(), [...pages].sort(), 'every page of the pages collection is on the way');
 });

@@ -30,15 +30,15 @@ const TIMELINE = figure('drain-timeline');
 const PLACES = [
   { path: routes.home, figure: DISPATCH },
   { path: routes.page('drain'), figure: TIMELINE },
-  { path: routes.row('drain'), figure: TIMELINE },
-  { path: routes.row(DISPATCH.rows[0]!), figure: DISPATCH },
+  { path: routes.axisPage('drain'), figure: TIMELINE },
+  { path: routes.axisPage(DISPATCH.axes[0]!), figure: DISPATCH },
 ] as const;
 /** Every page that shows a figure: the MDX pages that embed it, and its rows' pages. */
 const EVERY_PLACE = [...data.figures.map((f) => figure(f.id))].flatMap((f) => [
   ...data.pages
     .filter((p) => readFileSync(p.file, 'utf8').includes(`<Figure id="${f.id}" />`))
     .map((p) => ({ path: routes.page(p.id), figure: f })),
-  ...f.rows.map((row) => ({ path: routes.row(row), figure: f })),
+  ...f.axes.map((row) => ({ path: routes.axisPage(row), figure: f })),
 ]);
 /** The window widths a figure must fit: phones, a tablet, laptops and desktops. */
 const WIDTHS = [360, 390, 768, 1024, 1280, 1440];
@@ -116,7 +116,7 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
   }) => {
     await page.goto(`${baseURL}${place.path}`);
     const cdp = await page.context().newCDPSession(page);
-    const id = routes.figureAnchor(place.figure.id);
+    const id = routes.figureFragment(place.figure.id);
     expect(await axNode(cdp, `#${id}`)).toEqual({ role: 'figure', name: expect.stringContaining(place.figure.title) });
     expect(await axNode(cdp, `#${id} .figure-draw`)).toEqual({ role: 'image', name: drawingName(place.figure) });
 
@@ -133,17 +133,17 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
     if (stagesOurs(place.figure))
       expectNext('its stages, our own grouping of the steps (our reading)', 'the stages, marked once');
     for (const stage of place.figure.stages)
-      (stagesOurs(place.figure) ? [stage.label] : stepReading({ ...stage, lane: '' })).forEach((w) =>
+      (stagesOurs(place.figure) ? [stage.label] : stepReading({ ...stage, backend: '' })).forEach((w) =>
         expectNext(w, `stage ${stage.id}`),
       );
     for (const lane of place.figure.lanes) {
       expectNext(lane.name, `lane ${lane.id}`);
-      for (const s of place.figure.steps.filter((x) => x.lane === lane.id))
+      for (const s of place.figure.steps.filter((x) => x.backend === lane.id))
         stepReading(s).forEach((w) => expectNext(w, `step ${s.id}`));
     }
     // Each citation is a link named after its excerpt, to the excerpt's place on the site.
     for (const s of place.figure.steps.filter((x) => !x.reading)) {
-      const links = page.locator(`#${routes.figureStepAnchor(place.figure.id, s.id)} .cite-list a`);
+      const links = page.locator(`#${routes.figureStepFragment(place.figure.id, s.id)} .cite-list a`);
       await expect(links).toHaveCount(s.cites.length);
       for (const [i, c] of s.cites.entries())
         await expect(links.nth(i)).toHaveAccessibleName(citeText(c.source.label, c.excerpt.lines));
@@ -229,7 +229,7 @@ for (const place of EVERY_PLACE) {
           expect(lane.smallestFont, `${name}: smallest label, rendered px`).toBeGreaterThanOrEqual(12);
           expect(lane.bands, `${name}: one band per stage`).toHaveLength(place.figure.stages.length);
           // Each step in its stage's row: below its stage's band, above the next stage's.
-          const steps = place.figure.steps.filter((s) => s.lane === place.figure.lanes[i]!.id);
+          const steps = place.figure.steps.filter((s) => s.backend === place.figure.lanes[i]!.id);
           expect(lane.steps).toHaveLength(steps.length);
           steps.forEach((s, k) => {
             const stage = place.figure.stages.findIndex((x) => x.id === s.stage);
@@ -268,7 +268,7 @@ for (const place of EVERY_PLACE) {
 
 test("axe: the drain page with its figure, and the home page's figure, clean in light and dark", async ({ page }) => {
   await page.goto(routes.page('drain'));
-  await expectAxeCleanInBothSchemes(page, { include: `#${routes.figureAnchor(TIMELINE.id)}` });
+  await expectAxeCleanInBothSchemes(page, { include: `#${routes.figureFragment(TIMELINE.id)}` });
   await page.goto(routes.home);
-  await expectAxeCleanInBothSchemes(page, { include: `#${routes.figureAnchor(DISPATCH.id)}` });
+  await expectAxeCleanInBothSchemes(page, { include: `#${routes.figureFragment(DISPATCH.id)}` });
 });

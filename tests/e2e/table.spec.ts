@@ -10,8 +10,8 @@ import { loadTable } from '../../src/lib/content/load.ts';
 import { routes } from '../../src/lib/routes.ts';
 
 const table = await loadTable('content');
-const [first, second] = table.rows;
-const last = table.rows.at(-1)!;
+const [first, second] = table.axes;
+const last = table.axes.at(-1)!;
 
 test(
   'cold load of a row URL scrolls to the row and highlights it, without JavaScript',
@@ -19,7 +19,7 @@ test(
   async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${baseURL}${routes.rowAnchor(last.id)}`);
+    await page.goto(`${baseURL}${routes.axisFragment(last.id)}`);
     const row = page.locator(`tr#${last.id}`);
     await expect(row).toBeInViewport();
     await expect(page.locator(':target')).toHaveId(last.id);
@@ -38,7 +38,7 @@ test('clicking a row header link targets that row', async ({ page }) => {
   await page.goto('');
   const row = second ?? first!;
   await page.getByRole('link', { name: row.question, exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`${routes.rowAnchor(row.id)}$`));
+  await expect(page).toHaveURL(new RegExp(`${routes.axisFragment(row.id)}$`));
   await expect(page.locator(`tr#${row.id}`)).toBeInViewport();
   await expect(page.locator('tr:target')).toHaveId(row.id);
 });
@@ -52,8 +52,8 @@ test(
     const button = page.getByRole('button', { name: `Copy link to the row “${first!.question}”` });
     await button.focus();
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('status')).toHaveText(`Link copied: ${baseURL}${routes.row(first!.id)}`);
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}${routes.row(first!.id)}`);
+    await expect(page.getByRole('status')).toHaveText(`Link copied: ${baseURL}${routes.axisPage(first!.id)}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}${routes.axisPage(first!.id)}`);
   },
 );
 
@@ -72,7 +72,7 @@ test(
     await expect(cell.getByRole('button'), 'no second copy control in a cell').toHaveCount(0);
     const link = cell.getByRole('link', { name: `Link to this cell: ${backend.name}, ${row.question}` });
     const shown = new URL((await link.getAttribute('href'))!, page.url()).href;
-    expect(shown).toBe(`${baseURL}${routes.cellAnchor(row.id, backend.id)}`);
+    expect(shown).toBe(`${baseURL}${routes.cellFragment(row.id, backend.id)}`);
     await link.click();
     await expect(page.getByRole('status')).toHaveText(`Link copied: ${shown}`);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
@@ -104,7 +104,7 @@ for (const js of [true, false]) {
       const page = await context.newPage();
       const row = second ?? first!;
       const backend = table.backends.at(-1)!;
-      await page.goto(`${baseURL}${routes.cellAnchor(row.id, backend.id)}`);
+      await page.goto(`${baseURL}${routes.cellFragment(row.id, backend.id)}`);
       const cell = page.locator(`td#${routes.cellId(row.id, backend.id)}`);
       await expect(cell.locator('.cell-question')).toBeVisible();
       await expect(cell.locator('.cell-question')).toHaveText(`${row.question}: `);
@@ -124,7 +124,7 @@ test(
     const [one, other] = [table.backends.at(-1)!, table.backends[0]!];
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 800, height: 600 } });
     const page = await context.newPage();
-    await page.goto(`${baseURL}${routes.cellAnchor(row.id, one.id)}`);
+    await page.goto(`${baseURL}${routes.cellFragment(row.id, one.id)}`);
     const cell = page.locator(`tr#${row.id} > td[data-backend="${one.id}"]`);
     await expect(page.locator(':target')).toHaveId(routes.cellId(row.id, one.id));
     await expect(cell).toBeInViewport();
@@ -135,9 +135,9 @@ test(
     // The cell's own link is the fragment it was loaded with; on the row page the same fragment is its section.
     await expect(cell.getByRole('link', { name: new RegExp(`^Link to this cell: ${one.name}, `) })).toHaveAttribute(
       'href',
-      routes.cellAnchor(row.id, one.id),
+      routes.cellFragment(row.id, one.id),
     );
-    await page.goto(`${baseURL}${routes.rowCell(row.id, one.id)}`);
+    await page.goto(`${baseURL}${routes.axisPageCell(row.id, one.id)}`);
     await expect(page.locator('section.row-cell:target')).toHaveAttribute('data-backend', one.id);
     await expect(page.locator('section.row-cell:target')).toBeInViewport();
     expect(await bg(`section.row-cell[data-backend="${one.id}"]`)).not.toBe(
@@ -152,7 +152,7 @@ test('copy buttons are not shown without JavaScript; row links still are', async
   const page = await context.newPage();
   await page.goto(baseURL!);
   await expect(page.getByRole('button', { name: /Copy link/ })).toHaveCount(0);
-  await expect(page.locator('th[scope=row] a.row-link')).toHaveCount(table.rows.length);
+  await expect(page.locator('th[scope=row] a.row-link')).toHaveCount(table.axes.length);
   await context.close();
 });
 
@@ -186,16 +186,16 @@ test(
 );
 
 test('a row page is one click from its row, and links back to the row', { tag: '@base' }, async ({ page }) => {
-  const row = table.rows.at(-1)!;
+  const row = table.axes.at(-1)!;
   await page.goto('');
   await page
     .locator(`tr#${row.id}`)
     .getByRole('link', { name: /Row page/ })
     .click();
-  await expect(page).toHaveURL(new RegExp(`${routes.row(row.id)}$`));
+  await expect(page).toHaveURL(new RegExp(`${routes.axisPage(row.id)}$`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(row.question);
   await page.getByRole('link', { name: 'See this row in the full table' }).click();
-  await page.waitForURL(new RegExp(`${routes.rowAnchor(row.id)}$`));
+  await page.waitForURL(new RegExp(`${routes.axisFragment(row.id)}$`));
   await expect(page.locator(`tr#${row.id}`)).toBeInViewport();
 });
 
@@ -205,7 +205,7 @@ test('print: the table loses its scroll box, badges stay labelled, every full an
   await expect(page.getByRole('banner')).toBeHidden();
   expect(await page.locator('.table-scroll').evaluate((el) => getComputedStyle(el).overflowX)).toBe('visible');
   await expect(page.locator('td .badge').first()).toBeVisible();
-  for (const row of table.rows)
+  for (const row of table.axes)
     for (const cell of row.cells) {
       const td = page.locator(`tr#${row.id} > td[data-backend="${cell.backend.id}"]`);
       await expect(td.locator('.cell-answer'), `${row.id}/${cell.backend.id}: full answer on paper`).toBeVisible();
@@ -229,7 +229,7 @@ for (const js of [true, false]) {
       const row = last;
       const other = first!;
       const td = (page: Page, r: string, b: string) => page.locator(`tr#${r} > td[data-backend="${b}"]`);
-      const expectOpen = async (page: Page, r: (typeof table.rows)[number], b: string, where: string) => {
+      const expectOpen = async (page: Page, r: (typeof table.axes)[number], b: string, where: string) => {
         await expect(td(page, r.id, b).locator('.cell-answer'), where).toBeVisible();
         await expect(td(page, r.id, b).locator('.cell-answer'), where).not.toBeEmpty();
         // With JavaScript the disclosure itself is open (the reader can close it); without, CSS shows its content.
@@ -239,7 +239,7 @@ for (const js of [true, false]) {
       await test.step('#<row>--<column>: that cell alone', async () => {
         const [one, next] = [table.backends.at(-1)!, table.backends[0]!];
         const page = await context.newPage();
-        await page.goto(`${baseURL}${routes.cellAnchor(row.id, one.id)}`);
+        await page.goto(`${baseURL}${routes.cellFragment(row.id, one.id)}`);
         await expect(page.locator(':target')).toHaveId(routes.cellId(row.id, one.id));
         await expectOpen(page, row, one.id, 'the targeted cell');
         await expect(td(page, row.id, one.id).locator('.cell-answer')).toBeInViewport();
@@ -250,7 +250,7 @@ for (const js of [true, false]) {
 
       await test.step('#<row>: every cell of the row', async () => {
         const page = await context.newPage();
-        await page.goto(`${baseURL}${routes.rowAnchor(row.id)}`);
+        await page.goto(`${baseURL}${routes.axisFragment(row.id)}`);
         await expect(page.locator(':target')).toHaveId(row.id);
         for (const b of table.backends) await expectOpen(page, row, b.id, `${row.id}/${b.id}`);
         for (const b of table.backends)

@@ -112,9 +112,9 @@ test('verify-anchors: each failing FIXTURE note is named at its file, line and c
   assert.equal(
     run.stdout,
     [
-      `${excerpts}:15:3: row "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
-      `${excerpts}:23:3: row "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
-      `${excerpts}:32:3: row "fixture-code/fixture-missing-file", field "anchor": file missing: fixture/anchors/${COMMIT}/pkg/FIXTURE-absent.go (fetch it at the pinned commit into the folder)`,
+      `${excerpts}:15:3: excerpt "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
+      `${excerpts}:23:3: excerpt "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
+      `${excerpts}:32:3: excerpt "fixture-code/fixture-missing-file", field "anchor": file missing: fixture/anchors/${COMMIT}/pkg/FIXTURE-absent.go (fetch it at the pinned commit into the folder)`,
       '4 code notes checked, 3 failures',
       '',
     ].join('\n'),
@@ -174,8 +174,8 @@ test('the build checks the same rule in-process: each misplaced anchor in a copi
   assert.deepEqual(
     problems.list.map(describe).map((l) => l.replace(/^.*tests\/fixtures\//, 'tests/fixtures/')),
     [
-      `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:15:3: row "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
-      `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:23:3: row "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
+      `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:15:3: excerpt "fixture-code/fixture-outside", field "anchor": ${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`,
+      `tests/fixtures/anchors/content/excerpts/fixture-code.yaml:23:3: excerpt "fixture-code/fixture-absent", field "anchor": ${FILE}: "notInTheFile" is not in the file at all (9 lines)`,
     ],
   );
   // The note on a file the copies do not hold (fixture-missing-file) is left to the CLI, which reports it missing.

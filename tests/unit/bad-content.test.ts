@@ -1,5 +1,5 @@
 // Each class of authoring mistake fails with a message that names the file and the field (and the
-// row and column where they apply). Every case folder under tests/fixtures/bad-content/ holds only
+// item and backend where they apply). Every case folder under tests/fixtures/bad-content/ holds only
 // the file(s) that differ from valid/, the smallest content folder that builds; a case is valid/
 // with its files laid over it, in a temporary folder.
 //
@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
-import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
+import { ContentError, type Item, type Problem } from '../../src/lib/content/errors.ts';
 import { astroBuild } from '../support/astro-build.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,8 +49,8 @@ interface Expected {
   file: string;
   line: number;
   col?: number;
-  row?: string;
-  column?: string;
+  item?: Item;
+  backend?: string;
   field?: string;
   problem: RegExp;
 }
@@ -59,11 +59,15 @@ interface Expected {
 async function assertProblem(name: string, want: Expected): Promise<void> {
   const { problems, message } = await problemsOf(name);
   const here = (p: Problem) =>
-    p.file.endsWith(want.file) && p.row === want.row && p.column === want.column && p.field === want.field;
+    p.file.endsWith(want.file) &&
+    p.item?.kind === want.item?.kind &&
+    p.item?.id === want.item?.id &&
+    p.backend === want.backend &&
+    p.field === want.field;
   const hit = problems.find((p) => here(p) && p.line === want.line) ?? problems.find(here);
   assert.ok(
     hit,
-    `expected a problem in ${want.file} at row ${want.row}, column ${want.column}, field ${want.field}; got:\n${message}`,
+    `expected a problem in ${want.file} at ${JSON.stringify(want.item)}, backend ${want.backend}, field ${want.field}; got:\n${message}`,
   );
   assert.match(hit.problem, want.problem);
   assert.equal(hit.line, want.line, `line of: ${hit.problem}`);
@@ -75,8 +79,8 @@ async function assertProblem(name: string, want: Expected): Promise<void> {
     new RegExp(`${want.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:${want.line}:${want.col ?? '\\d+'}: `),
     line,
   );
-  if (want.row !== undefined) assert.ok(line.includes(`row "${want.row}"`), line);
-  if (want.column !== undefined) assert.ok(line.includes(`column "${want.column}"`), line);
+  if (want.item !== undefined) assert.ok(line.includes(`${want.item.kind} "${want.item.id}"`), line);
+  if (want.backend !== undefined) assert.ok(line.includes(`backend "${want.backend}"`), line);
   if (want.field !== undefined) assert.ok(line.includes(`field "${want.field}"`), line);
 }
 
@@ -88,119 +92,119 @@ test('valid/: the base every case starts from is accepted (so each case fails fo
   );
 });
 
-test('broken cite id: names file:line, row, column and cites[i]', () =>
+test('broken cite id: names file:line, axis, backend and cites[i]', () =>
   assertProblem('broken-cite', {
     file: 'comparison/axes.yaml',
     line: 17,
-    row: 'fixture-axis',
-    column: 'fixture-read',
+    item: { kind: 'axis', id: 'fixture-axis' },
+    backend: 'fixture-read',
     field: 'cites[0]',
     problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
   }));
 
-test('measured cell in a column that was not run: names file:line, row, column and measure', () =>
+test('measured cell of a backend that was not run: names file:line, axis, backend and measure', () =>
   assertProblem('measured-in-unrun-column', {
     file: 'comparison/axes.yaml',
     line: 18,
-    row: 'fixture-axis',
-    column: 'fixture-read',
+    item: { kind: 'axis', id: 'fixture-axis' },
+    backend: 'fixture-read',
     field: 'measure',
-    problem: /measured cell in column "fixture-read", which was not run/,
+    problem: /measured cell of backend "fixture-read", which was not run/,
   }));
 
-test('missing cell: names file:line, row, the column without a cell, and cells', () =>
+test('missing cell: names file:line, axis, the backend without a cell, and cells', () =>
   assertProblem('missing-cell', {
     file: 'comparison/axes.yaml',
     line: 6,
-    row: 'fixture-axis',
-    column: 'fixture-read',
+    item: { kind: 'axis', id: 'fixture-axis' },
+    backend: 'fixture-read',
     field: 'cells',
     problem: /missing cell/,
   }));
 
-test('duplicate axis id: names file:line of the second one, row and id', () =>
+test('duplicate axis id: names file:line of the second one, axis and id', () =>
   assertProblem('duplicate-axis-id', {
     file: 'comparison/axes.yaml',
     line: 9,
-    row: 'fixture-axis',
+    item: { kind: 'axis', id: 'fixture-axis' },
     field: 'id',
     problem: /duplicate axis id "fixture-axis"/,
   }));
 
 // Short answers: required, and at most 12 words of plain text (what the reader sees).
 
-test('a cell without a short answer: names file:line of the cell, row, column and short', () =>
+test('a cell without a short answer: names file:line of the cell, axis, backend and short', () =>
   assertProblem('short-missing', {
     file: 'comparison/axes.yaml',
     line: 14,
-    row: 'fixture-axis',
-    column: 'fixture-read',
+    item: { kind: 'axis', id: 'fixture-axis' },
+    backend: 'fixture-read',
     field: 'short',
     problem: /^missing: every cell needs a short answer \(inline Markdown, at most 12 words\)/,
   }));
 
-test('a short answer over 12 words: names file:line of the short answer, row, column and short, with its count', async () => {
+test('a short answer over 12 words: names file:line of the short answer, axis, backend and short, with its count', async () => {
   await assertProblem('short-too-long', {
     file: 'comparison/axes.yaml',
     line: 9,
-    row: 'fixture-axis',
-    column: 'fixture-ran',
+    item: { kind: 'axis', id: 'fixture-axis' },
+    backend: 'fixture-ran',
     field: 'short',
     problem: /^too long: 13 words, at most 12/,
   });
   // Markup is not words: the other cell's 12 words, with code ticks, emphasis and a link, pass.
   const { problems } = await problemsOf('short-too-long');
   assert.deepEqual(
-    problems.map((p) => `${p.column}.${p.field}`),
+    problems.map((p) => `${p.backend}.${p.field}`),
     ['fixture-ran.short'],
     'only the over-long one fails',
   );
 });
 
-// Renames (formerly): an old id must lead to one row (or column) only.
+// Renames (formerly): an old id must lead to one axis (or backend) only.
 
-test('an old row id that is a current row id: names file:line, row and formerly[i]', () =>
+test('an old axis id that is a current axis id: names file:line, axis and formerly[i]', () =>
   assertProblem('former-axis-id-taken', {
     file: 'comparison/axes.yaml',
     line: 10,
-    row: 'fixture-renamed',
+    item: { kind: 'axis', id: 'fixture-renamed' },
     field: 'formerly[1]',
     problem: /old id "fixture-axis" is the id of the current axis at index 0/,
   }));
 
-test('two rows claiming one old id: names file:line of the second claim, row and formerly[i]', () =>
+test('two axes claiming one old id: names file:line of the second claim, axis and formerly[i]', () =>
   assertProblem('former-axis-id-claimed-twice', {
     file: 'comparison/axes.yaml',
     line: 12,
-    row: 'fixture-second',
+    item: { kind: 'axis', id: 'fixture-second' },
     field: 'formerly[0]',
     problem: /old id "fixture-old" is already claimed by axis "fixture-axis" \(index 0\)/,
   }));
 
-test('an old column id that is a current column id: names file:line, column and formerly[i]', () =>
+test('an old backend id that is a current backend id: names file:line, backend and formerly[i]', () =>
   assertProblem('former-backend-id-taken', {
     file: 'comparison/backends.yaml',
     line: 8,
-    column: 'fixture-read',
+    item: { kind: 'backend', id: 'fixture-read' },
     field: 'formerly[0]',
     problem: /old id "fixture-ran" is the id of the current backend at index 0/,
   }));
 
-test('two columns claiming one old id: names file:line of the second claim, column and formerly[i]', () =>
+test('two backends claiming one old id: names file:line of the second claim, backend and formerly[i]', () =>
   assertProblem('former-backend-id-claimed-twice', {
     file: 'comparison/backends.yaml',
     line: 10,
-    column: 'fixture-read',
+    item: { kind: 'backend', id: 'fixture-read' },
     field: 'formerly[1]',
     problem: /old id "fixture-old" is already claimed by backend "fixture-ran" \(index 0\)/,
   }));
 
-test('unknown backend: names file:line, row, the unknown column and cells', () =>
+test('unknown backend: names file:line, axis, the unknown backend and cells', () =>
   assertProblem('unknown-backend', {
     file: 'comparison/axes.yaml',
     line: 9,
-    row: 'fixture-axis',
-    column: 'fixture-unknown',
+    item: { kind: 'axis', id: 'fixture-axis' },
+    backend: 'fixture-unknown',
     field: 'cells',
     problem: /unknown backend "fixture-unknown" \(backends: fixture-ran, fixture-read\)/,
   }));
@@ -268,11 +272,11 @@ test('adding a page to the navigation is a frontmatter edit: menu: true lists it
   );
 });
 
-test('a source whose page does not exist: names sources.yaml:line, row and page', () =>
+test('a source whose page does not exist: names sources.yaml:line, source and page', () =>
   assertProblem('source-page-missing', {
     file: 'sources.yaml',
     line: 11,
-    row: 'fixture-source',
+    item: { kind: 'source', id: 'fixture-source' },
     field: 'page',
     problem: /no page "fixture-missing" in content\/pages\//,
   }));
@@ -281,7 +285,7 @@ test('a source page that leaves out an excerpt of its source: names the page and
   assertProblem('excerpt-not-embedded', {
     file: 'pages/fixture.mdx',
     line: 1,
-    row: 'fixture-source/fixture-excerpt',
+    item: { kind: 'excerpt', id: 'fixture-source/fixture-excerpt' },
     problem: /does not embed excerpt "fixture-source\/fixture-excerpt"/,
   }));
 
@@ -289,7 +293,7 @@ test('a source page that embeds an excerpt twice: names the line of the second e
   assertProblem('excerpt-embedded-twice', {
     file: 'pages/fixture.mdx',
     line: 13,
-    row: 'fixture-source/fixture-excerpt',
+    item: { kind: 'excerpt', id: 'fixture-source/fixture-excerpt' },
     problem: /embedded again \(first at line 9\)/,
   }));
 
@@ -297,7 +301,7 @@ test("an excerpt id equal to a heading id on its page: names the excerpt's line 
   assertProblem('excerpt-id-is-heading', {
     file: 'excerpts/fixture-source.yaml',
     line: 2,
-    row: 'fixture-excerpt',
+    item: { kind: 'excerpt', id: 'fixture-source/fixture-excerpt' },
     field: 'id',
     problem: /heading at .*pages\/fixture\.mdx:7/,
   }));
@@ -312,16 +316,16 @@ test("an unknown id in a page's :cite[...]: names the page at the id's line and 
     col: 54,
     field: ':cite',
     problem:
-      /unknown cited id "fixture-source\/fixture-no-such-excerpt": cite an excerpt "<source>\/<excerpt>" .*"row\/<row>" .*"evidence\/<id>"/,
+      /unknown cited id "fixture-source\/fixture-no-such-excerpt": cite an excerpt "<source>\/<excerpt>" .*"row\/<axis>" .*"evidence\/<id>"/,
   }));
 
-test("an unknown id in a YAML field's :cite[...]: names the id's line and column inside the value, row, column and field", () =>
+test("an unknown id in a YAML field's :cite[...]: names the id's line and column inside the value, axis, backend and field", () =>
   assertProblem('unknown-cite-in-yaml', {
     file: 'comparison/axes.yaml',
     line: 17,
     col: 45,
-    row: 'fixture-axis',
-    column: 'fixture-read',
+    item: { kind: 'axis', id: 'fixture-axis' },
+    backend: 'fixture-read',
     field: 'answer',
     problem: /unknown cited id "fixture-source\/fixture-no-such-excerpt" in :cite\[\.\.\.\]/,
   }));
@@ -349,11 +353,11 @@ test('claim page prose with neither a citation nor a reading mark: each paragrap
   );
 });
 
-test('a row summary with neither a citation nor a reading mark: names file:line, row and summary', () =>
+test('a axis summary with neither a citation nor a reading mark: names file:line, axis and summary', () =>
   assertProblem('unmarked-summary', {
     file: 'comparison/axes.yaml',
     line: 4,
-    row: 'fixture-axis',
+    item: { kind: 'axis', id: 'fixture-axis' },
     field: 'summary',
     problem:
       /^the summary "FIXTURE summary that claims without a source\." neither cites nor is marked as our reading: /,
@@ -370,7 +374,7 @@ test('a code note without an anchor: names file:line, the excerpt and anchor', (
   assertProblem('code-note-without-anchor', {
     file: 'excerpts/fixture-source.yaml',
     line: 5,
-    row: 'fixture-source/fixture-excerpt',
+    item: { kind: 'excerpt', id: 'fixture-source/fixture-excerpt' },
     field: 'anchor',
     problem:
       /^a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines/,
@@ -384,7 +388,7 @@ function astroBuildCases(...names: string[]) {
 }
 
 // Figures (content/figures/*.yaml): the same readers and rules, the same located messages. A
-// figure's problem names its step (row), the step's lane (column) and the field's full path.
+// figure's problem names its step, the step's backend and the field's full path.
 test("a token its sentence's citations do not carry (issue 31): at the token's file:line:col, naming it, the ranges looked in and the way out", async () => {
   const hint =
     /cite the lines that carry it \(or widen the excerpt to them\), reword, or mark the sentence as our reading :reading\[\.\.\.\]/;
@@ -393,8 +397,8 @@ test("a token its sentence's citations do not carry (issue 31): at the token's f
     file: 'comparison/axes.yaml',
     line: 16,
     col: 74,
-    row: 'fixture-axis',
-    column: 'fixture-read',
+    item: { kind: 'axis', id: 'fixture-axis' },
+    backend: 'fixture-read',
     field: 'answer',
     problem: new RegExp(
       `^version "1\\.43" is in none of its sentence's citations \\(looked in fixture-kep/fixture-quote \\(lines 3–4\\)\\): ${hint.source}`,
@@ -419,8 +423,8 @@ test("a token its sentence's citations do not carry (issue 31): at the token's f
     file: 'figures/fixture-figure.yaml',
     line: 10,
     col: 53,
-    row: 'fixture-first',
-    column: 'fixture-ran',
+    item: { kind: 'step', id: 'fixture-first' },
+    backend: 'fixture-ran',
     field: 'steps[0].label',
     problem: /^version "1\.41" is in none of its sentence's citations \(looked in fixture-kep\/fixture-quote/,
   });
@@ -440,12 +444,12 @@ test('figure-valid/: a figure with cited and reading steps is accepted', async (
   );
 });
 
-test('figure: an unknown cited id names file:line, the step, its lane and steps[i].cites[j]', () =>
+test('figure: an unknown cited id names file:line, the step, its backend and steps[i].cites[j]', () =>
   assertProblem('figure-unknown-cite', {
     file: 'figures/fixture-figure.yaml',
     line: 10,
-    row: 'fixture-first',
-    column: 'fixture-ran',
+    item: { kind: 'step', id: 'fixture-first' },
+    backend: 'fixture-ran',
     field: 'steps[0].cites[1]',
     problem: /unknown excerpt id "fixture-source\/fixture-no-such-excerpt"/,
   }));
@@ -460,61 +464,61 @@ test('figure: malformed (no lanes, both cites and reading, a link in a label), e
   await assertProblem('figure-malformed', {
     file: 'figures/fixture-figure.yaml',
     line: 10,
-    row: 'fixture-first',
-    column: 'fixture-ran',
+    item: { kind: 'step', id: 'fixture-first' },
+    backend: 'fixture-ran',
     field: 'steps[0].cites',
     problem: /exactly one of cites .* or reading: true/,
   });
   await assertProblem('figure-malformed', {
     file: 'figures/fixture-figure.yaml',
     line: 14,
-    row: 'fixture-second',
-    column: 'fixture-ran',
+    item: { kind: 'step', id: 'fixture-second' },
+    backend: 'fixture-ran',
     field: 'steps[1].label',
     problem: /text and `code` only/,
   });
 });
 
-test('figure: names that do not exist (lane backend, row, step lane, edge end), each at its line', async () => {
+test('figure: names that do not exist (lane backend, axis, step backend, edge end), each at its line', async () => {
   const file = 'figures/fixture-figure.yaml';
   await assertProblem('figure-unknown-names', {
     file,
     line: 8,
-    column: 'fixture-no-such-backend',
+    backend: 'fixture-no-such-backend',
     field: 'lanes[1].backend',
     problem: /unknown backend "fixture-no-such-backend"/,
   });
   await assertProblem('figure-unknown-names', {
     file,
     line: 5,
-    field: 'rows[0]',
-    problem: /unknown row "fixture-no-such-axis"/,
+    field: 'axes[0]',
+    problem: /unknown axis "fixture-no-such-axis"/,
   });
   await assertProblem('figure-unknown-names', {
     file,
     line: 11,
-    row: 'fixture-first',
-    column: 'fixture-no-such-lane',
-    field: 'steps[0].lane',
-    problem: /no lane "fixture-no-such-lane"/,
+    item: { kind: 'step', id: 'fixture-first' },
+    backend: 'fixture-no-such-lane',
+    field: 'steps[0].backend',
+    problem: /no lane for backend "fixture-no-such-lane"/,
   });
   await assertProblem('figure-unknown-names', {
     file,
     line: 15,
-    row: 'fixture-first -> fixture-no-such-step',
+    item: { kind: 'edge', id: 'fixture-first -> fixture-no-such-step' },
     field: 'edges[0].to',
     problem: /no step "fixture-no-such-step"/,
   });
 });
 
-test('figure: an edge from one lane to another names the edge, its lane and edges[i].to', () =>
+test('figure: an edge from one lane to another names the edge, its backend and edges[i].to', () =>
   assertProblem('figure-edge-across-lanes', {
     file: 'figures/fixture-figure.yaml',
     line: 22,
-    row: 'fixture-first -> fixture-other',
-    column: 'fixture-ran',
+    item: { kind: 'edge', id: 'fixture-first -> fixture-other' },
+    backend: 'fixture-ran',
     field: 'edges[0].to',
-    problem: /from lane "fixture-ran" to lane "fixture-read": an edge joins two steps of one lane/,
+    problem: /from backend "fixture-ran" to backend "fixture-read": an edge joins two steps of one lane/,
   }));
 
 // One real build with three mistakes (each case changes its own file): a data mistake in a YAML
@@ -529,17 +533,17 @@ test('astro build: data and MDX mistakes fail before any page renders, each at f
   assert.notEqual(status, 0, `the build must fail:\n${output}`);
   assert.match(
     output,
-    /comparison\/axes\.yaml:18:7: row "fixture-axis", column "fixture-read", field "measure": measured cell in column "fixture-read", which was not run/,
+    /comparison\/axes\.yaml:18:7: axis "fixture-axis", backend "fixture-read", field "measure": measured cell of backend "fixture-read", which was not run/,
     output,
   );
   assert.match(
     output,
-    /pages\/fixture\.mdx:13:1: row "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/,
+    /pages\/fixture\.mdx:13:1: excerpt "fixture-source\/fixture-excerpt": excerpt "fixture-source\/fixture-excerpt" is embedded again/,
     output,
   );
   assert.match(
     output,
-    /figures\/fixture-figure\.yaml:10:\d+: row "fixture-first", column "fixture-ran", field "steps\[0\]\.cites\[1\]": unknown excerpt id/,
+    /figures\/fixture-figure\.yaml:10:\d+: step "fixture-first", backend "fixture-ran", field "steps\[0\]\.cites\[1\]": unknown excerpt id/,
     output,
   );
   const plain = stripVTControlCharacters(output); // Astro colours its error output when it may

@@ -335,10 +335,10 @@ test('writeScaledContent grows a copy of content/ to N rows that the real loader
   assert.equal(ids.length, 60);
   const model = await loadTable(join(dir, 'content'));
   assert.deepEqual(
-    model.rows.map((r) => r.id),
+    model.axes.map((r) => r.id),
     ids,
   );
-  assert.equal(model.rows.filter((r) => r.id.startsWith(SYNTHETIC_PREFIX)).length, 60 - real);
+  assert.equal(model.axes.filter((r) => r.id.startsWith(SYNTHETIC_PREFIX)).length, 60 - real);
   assert.equal(realAxes().length, real, 'the real content folder is untouched');
   assert.throws(() => writeScaledContent('content', join(dir, 'small'), real - 1), /cannot scale/);
 });

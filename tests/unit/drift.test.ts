@@ -376,13 +376,13 @@ test('the report lists each drifted item with the claims that cite it, by kind, 
   ]);
   // The claims that need a look, in the order cells, short answers, summaries, pages.
   const look = [
-    '  Cells (row, column)',
-    `    ${axes}:9:43: row "fixture-axis", column "fixture-ran", cites[1]: fixture-gone/code-deleted gone`,
-    `    ${axes}:15:43: row "fixture-axis", column "fixture-read", answer: fixture-kep-three/kep-deleted gone`,
-    '  Short answers (row, column)',
-    `    ${axes}:7:41: row "fixture-axis", column "fixture-ran", short: fixture-proxier/code-changes changed`,
-    '  Summaries (row)',
-    `    ${axes}:4:34: row "fixture-axis", summary: fixture-kep-one/kep-changes changed`,
+    '  Cells (axis, backend)',
+    `    ${axes}:9:43: axis "fixture-axis", backend "fixture-ran", cites[1]: fixture-gone/code-deleted gone`,
+    `    ${axes}:15:43: axis "fixture-axis", backend "fixture-read", answer: fixture-kep-three/kep-deleted gone`,
+    '  Short answers (axis, backend)',
+    `    ${axes}:7:41: axis "fixture-axis", backend "fixture-ran", short: fixture-proxier/code-changes changed`,
+    '  Summaries (axis)',
+    `    ${axes}:4:34: axis "fixture-axis", summary: fixture-kep-one/kep-changes changed`,
     '  Pages',
     `    ${page}:9:56: :cite: fixture-kep-one/kep-changes changed`,
     `    ${page}:13:1: <Excerpt>: fixture-kep-one/kep-changes changed`,
@@ -393,10 +393,10 @@ test('the report lists each drifted item with the claims that cite it, by kind, 
   assert.deepEqual(lines.slice(needLook + 1, needLook + 1 + look.length), look);
   assert.equal(lines[needLook + 1 + look.length], '', 'nothing else needs a look');
   expectIn(movedClaims, lines.length, [
-    `    ${axes}:9:15: row "fixture-axis", column "fixture-ran", cites[0]: fixture-proxier/code-moves moved`,
-    `    ${axes}:16:42: row "fixture-axis", column "fixture-read", cites[1]: fixture-kep-two/kep-renamed moved`,
-    '  Figure steps (step, lane)',
-    `    ${rel('figures/fixture-figure.yaml')}:12:13: step "fixture-step", lane "fixture-ran", fixture-figure: steps[0].cites[0]: fixture-helper/code-renamed moved`,
+    `    ${axes}:9:15: axis "fixture-axis", backend "fixture-ran", cites[0]: fixture-proxier/code-moves moved`,
+    `    ${axes}:16:42: axis "fixture-axis", backend "fixture-read", cites[1]: fixture-kep-two/kep-renamed moved`,
+    '  Figure steps (step, backend)',
+    `    ${rel('figures/fixture-figure.yaml')}:12:13: step "fixture-step", backend "fixture-ran", fixture-figure: steps[0].cites[0]: fixture-helper/code-renamed moved`,
     '11 pins checked: 3 unchanged, 4 moved, 2 changed, 2 gone',
   ]);
   assert.doesNotMatch(text, /kep-stays|code-stays/, 'unchanged items and the claims citing only them are not listed');

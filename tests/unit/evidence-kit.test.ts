@@ -551,8 +551,8 @@ test('build check: output edited after capture fails, naming the file, line, row
   const p = problems.find((x) => /edited after capture/.test(x.problem));
   assert.ok(p, JSON.stringify(problems));
   assert.match(p.file, /evidence\/ex16-iptables-2000-01-01\.yaml$/);
-  assert.equal(p.row, 'endpoint-selection');
-  assert.equal(p.column, 'iptables');
+  assert.deepEqual(p.item, { kind: 'axis', id: 'endpoint-selection' });
+  assert.equal(p.backend, 'iptables');
   assert.equal(p.field, 'output');
   assert.ok(p.line! > 1);
 });
@@ -573,7 +573,7 @@ test('build check: a recorded mode that is not the column fails, naming mode', a
   const { problems } = await evidenceProblems('check-mode', (t) => t.replace(/^mode: iptables$/m, 'mode: nftables'));
   assert.equal(problems.length, 1, JSON.stringify(problems));
   assert.equal(problems[0]!.field, 'mode');
-  assert.match(problems[0]!.problem, /mode "nftables", but this is evidence for the "iptables" column/);
+  assert.match(problems[0]!.problem, /mode "nftables", but this is evidence for backend "iptables"/);
 });
 
 // --- npm run evidence -- add: accepted, and each refusal --------------------------------------
@@ -592,10 +592,10 @@ test('evidence add: the valid FIXTURE capture becomes an evidence file and the c
   assert.equal(status, 0, output);
   assert.match(
     output,
-    /added .*evidence\/ex16-iptables-2000-01-01\.yaml .*row "endpoint-selection", column "iptables" at .*comparison\/axes\.yaml:\d+:\d+/,
+    /added .*evidence\/ex16-iptables-2000-01-01\.yaml .*axis "endpoint-selection", backend "iptables" at .*comparison\/axes\.yaml:\d+:\d+/,
   );
   const table = await loadTable(content);
-  const cell = table.rows.find((r) => r.id === 'endpoint-selection')!.cells.find((c) => c.backend.id === 'iptables')!;
+  const cell = table.axes.find((r) => r.id === 'endpoint-selection')!.cells.find((c) => c.backend.id === 'iptables')!;
   assert.equal(cell.provenance, 'measured');
   assert.equal(
     cell.provenance === 'measured' && cell.evidence.sha256,
@@ -615,17 +615,17 @@ const REFUSALS: Array<{ name: string; want: RegExp; what: string }> = [
   {
     name: 'mode-not-column',
     what: 'a capture whose mode is not its column',
-    want: /content\/comparison\/axes\.yaml:\d+:\d+: row "endpoint-selection", column "iptables", field "measure": the capture was taken with kube-proxy in mode "nftables" \(.*capture\.env:6\), but this is the "iptables" column/,
+    want: /content\/comparison\/axes\.yaml:\d+:\d+: axis "endpoint-selection", backend "iptables", field "measure": the capture was taken with kube-proxy in mode "nftables" \(.*capture\.env:6\), but this is backend "iptables"/,
   },
   {
     name: 'column-not-run',
     what: 'a column that was not run',
-    want: /content\/comparison\/axes\.yaml:\d+:\d+: row "endpoint-selection", column "ipvs", field "measure": column "ipvs" was not run in this phase/,
+    want: /content\/comparison\/axes\.yaml:\d+:\d+: axis "endpoint-selection", backend "ipvs", field "measure": backend "ipvs" was not run in this phase/,
   },
   {
     name: 'exercise-not-this-cell',
     what: 'an exercise that does not measure the cell',
-    want: /content\/comparison\/axes\.yaml:\d+:\d+: row "endpoint-change", column "iptables", field "measure\.exercise": exercise 16 does not measure this cell; exercise 18 does/,
+    want: /content\/comparison\/axes\.yaml:\d+:\d+: axis "endpoint-change", backend "iptables", field "measure\.exercise": exercise 16 does not measure this cell; exercise 18 does/,
   },
   {
     name: 'output-edited',
@@ -635,7 +635,7 @@ const REFUSALS: Array<{ name: string; want: RegExp; what: string }> = [
   {
     name: 'wrong-shape',
     what: 'an iptables dump as exercise 17',
-    want: /wrong-shape\/ex17-nftables\/output:1:1: row "endpoint-selection", column "nftables", field "output": output does not show what exercise 17 looks at/,
+    want: /wrong-shape\/ex17-nftables\/output:1:1: axis "endpoint-selection", backend "nftables", field "output": output does not show what exercise 17 looks at/,
   },
 ];
 
@@ -690,7 +690,7 @@ test('evidence add refuses exercise-18 output that counts nothing or holds a par
         ],
         1,
       )}`,
-      want: /ex18-iptables\/output:2:1: row "endpoint-change", column "iptables", field "output": .*counts no rules/,
+      want: /ex18-iptables\/output:2:1: axis "endpoint-change", backend "iptables", field "output": .*counts no rules/,
     },
     {
       name: 'wrong-key',
@@ -729,7 +729,7 @@ test('evidence add refuses an exercise-18 capture whose syncs do not show the re
     assert.match(
       refused.output,
       new RegExp(
-        `ex18-${backend}/output:${syncLines(stale)[0]}:1: row "endpoint-change", column "${backend}", field "output": no sync writes \\S+ of service fixture-ns/fixture-svc with the 4 endpoints`,
+        `ex18-${backend}/output:${syncLines(stale)[0]}:1: axis "endpoint-change", backend "${backend}", field "output": no sync writes \\S+ of service fixture-ns/fixture-svc with the 4 endpoints`,
       ),
       refused.output,
     );
@@ -780,7 +780,7 @@ test("build check: exercise-18 evidence whose syncs do not show the recorded cha
     assert.equal(error.problems.length, 1, JSON.stringify(error.problems));
     const p = error.problems[0]!;
     assert.match(p.file, /evidence\/ex18-iptables-2000-01-01\.yaml$/);
-    assert.deepEqual([p.row, p.column, p.field], ['endpoint-change', 'iptables', 'output']);
+    assert.deepEqual([p.item, p.backend, p.field], [{ kind: 'axis', id: 'endpoint-change' }, 'iptables', 'output']);
     assert.match(
       p.problem,
       new RegExp(
@@ -1354,7 +1354,7 @@ test(
     assert.match(
       add.output,
       new RegExp(
-        `ex18-iptables/output:${syncLines(output)[0]}:1: row "endpoint-change", column "iptables", field "output": no sync writes KUBE-SVC-FIXTURE3ENDPOINTS of service fixture-ns/fixture-svc with the 4 endpoints`,
+        `ex18-iptables/output:${syncLines(output)[0]}:1: axis "endpoint-change", backend "iptables", field "output": no sync writes KUBE-SVC-FIXTURE3ENDPOINTS of service fixture-ns/fixture-svc with the 4 endpoints`,
       ),
     );
     assert.deepEqual(snapshot(content), before, 'nothing written');
@@ -1437,7 +1437,7 @@ test(
     assert.equal(table.counts.measured, 4, 'the four measurable cells are Measured');
     assert.equal(table.counts['to-measure'], 0);
     const cell = (row: string, col: string) =>
-      table.rows.find((r) => r.id === row)!.cells.find((c) => c.backend.id === col)!;
+      table.axes.find((r) => r.id === row)!.cells.find((c) => c.backend.id === col)!;
     for (const [row, col] of [
       ['endpoint-selection', 'iptables'],
       ['endpoint-selection', 'nftables'],

@@ -72,7 +72,7 @@ function extendedContent(name: string, leaveOut?: { row: string; column: string 
   const stage = (figure.toJS() as { stages?: { id: string }[] }).stages?.[0]?.id;
   figure.addIn(
     ['steps'],
-    figure.createNode({ ...figureFixture.step, lane: NEW_COLUMN, ...(stage && { stage }), cites: [cite] }),
+    figure.createNode({ ...figureFixture.step, backend: NEW_COLUMN, ...(stage && { stage }), cites: [cite] }),
   );
   writeFileSync(figureFile, figure.toString());
   return dir;
@@ -82,7 +82,7 @@ test('a new column and a new row are content only: they show everywhere the tabl
   const content = extendedContent('extended');
   const model = await loadTable(content);
   assert.ok(
-    model.backends.some((b) => b.id === NEW_COLUMN) && model.rows.some((r) => r.id === NEW_ROW),
+    model.backends.some((b) => b.id === NEW_COLUMN) && model.axes.some((r) => r.id === NEW_ROW),
     'the model has both',
   );
 
@@ -99,7 +99,7 @@ test('a new column and a new row are content only: they show everywhere the tabl
     heads.some((h) => h.startsWith(String(backendFixture.backend.name))),
     `column header for the new backend: ${heads.join(' | ')}`,
   );
-  for (const row of model.rows) {
+  for (const row of model.axes) {
     const cells = home(`tr#${row.id} td`)
       .map((_, td) => home(td).attr('data-backend'))
       .get();
@@ -116,14 +116,14 @@ test('a new column and a new row are content only: they show everywhere the tabl
     assert.equal(home(`[data-legend=${p}] [data-count]`).attr('data-count'), String(model.counts[p]), `legend: ${p}`);
   assert.equal(
     PROVENANCES.reduce((n, p) => n + model.counts[p], 0),
-    model.rows.length * model.backends.length,
+    model.axes.length * model.backends.length,
   );
 
   // Row pages: the new row has one, and every row page has a section for the new backend.
-  for (const row of model.rows) {
-    assert.ok(existsSync(join(out, routes.row(row.id), 'index.html')), `row page of ${row.id}`);
+  for (const row of model.axes) {
+    assert.ok(existsSync(join(out, routes.axisPage(row.id), 'index.html')), `row page of ${row.id}`);
     assert.equal(
-      page(routes.row(row.id))(`section[data-backend="${NEW_COLUMN}"]`).length,
+      page(routes.axisPage(row.id))(`section[data-backend="${NEW_COLUMN}"]`).length,
       1,
       `${row.id}: section for the new backend`,
     );
@@ -140,7 +140,7 @@ test('a new column and a new row are content only: they show everywhere the tabl
   assert.equal(lanes.at(-1), NEW_COLUMN, `the new lane comes last in the figure's text: ${lanes.join(', ')}`);
   assert.equal(
     figureOn(home)
-      .find(`li[data-lane="${NEW_COLUMN}"] li#${routes.figureStepAnchor(FIGURE, figureFixture.step.id)}`)
+      .find(`li[data-lane="${NEW_COLUMN}"] li#${routes.figureStepFragment(FIGURE, figureFixture.step.id)}`)
       .text()
       .replace(/\s+/g, ' ')
       .includes(label),
@@ -154,12 +154,12 @@ test('a new column and a new row are content only: they show everywhere the tabl
   // Drawn text wraps over several <text> lines: compare without the spaces.
   const squash = (s: string) => s.replace(/\s+/g, '');
   const drawn = (svg: string) => squash(svg.replace(/<[^>]+>/g, ''));
-  const figureRow = (parse(readFileSync(join(content, 'figures', `${FIGURE}.yaml`), 'utf8')) as { rows: string[] })
-    .rows[0]!;
+  const figureAxis = (parse(readFileSync(join(content, 'figures', `${FIGURE}.yaml`), 'utf8')) as { axes: string[] })
+    .axes[0]!;
   for (const svg of [
     file,
     figureOn(home).find('svg').toString(),
-    figureOn(page(routes.row(figureRow)))
+    figureOn(page(routes.axisPage(figureAxis)))
       .find('svg')
       .toString(),
   ]) {
@@ -175,14 +175,14 @@ test('a new column and a new row are content only: they show everywhere the tabl
   assert.ok(json.backends.some((b) => b.id === NEW_COLUMN));
   assert.ok(
     json.rows.every((r) => NEW_COLUMN in r.cells),
-    'every JSON row has the new column',
+    'every JSON axis has the new backend',
   );
   assert.deepEqual(
     Object.keys(json.rows.find((r) => r.id === NEW_ROW)!.cells),
     model.backends.map((b) => b.id),
   );
   const csv = readFileSync(join(out, 'comparison.csv'), 'utf8').trimEnd().split('\r\n');
-  assert.equal(csv.length, 1 + model.rows.length * model.backends.length, 'one CSV line per cell, after the header');
+  assert.equal(csv.length, 1 + model.axes.length * model.backends.length, 'one CSV line per cell, after the header');
   assert.equal(csv.filter((l) => l.startsWith(`${NEW_ROW},`)).length, model.backends.length);
 });
 
@@ -193,7 +193,7 @@ test('leaving one new cell out fails with the located message', async () => {
     assert.match(
       err.message,
       new RegExp(
-        `comparison/axes\\.yaml:\\d+:\\d+: row "${NEW_ROW}", column "${NEW_COLUMN}", field "cells": missing cell`,
+        `comparison/axes\\.yaml:\\d+:\\d+: axis "${NEW_ROW}", backend "${NEW_COLUMN}", field "cells": missing cell`,
       ),
     );
     return true;

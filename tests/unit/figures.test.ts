@@ -178,7 +178,7 @@ test("the site's figures: lanes in content order, every step inside its lane, a 
         `${figure.id}: ${lane.id}'s rows as ${first!.id}'s`,
       );
     for (const step of figure.steps) {
-      const lane = layout.lanes.find((l) => l.id === step.lane)!;
+      const lane = layout.lanes.find((l) => l.id === step.backend)!;
       assert.ok(
         lane.steps.some((s) => s.id === step.id),
         `${figure.id}: ${step.id} drawn in its lane`,

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { upstreamUrl } from '../../src/lib/content/upstream.ts';
-import { ContentError } from '../../src/lib/content/errors.ts';
+import { ContentError, type Item } from '../../src/lib/content/errors.ts';
 import { AstroError } from 'astro/errors';
 import { resolve } from 'node:path';
 import { loadTable } from '../../src/lib/content/load.ts';
@@ -163,7 +163,7 @@ const evidenceFixture = (over: Partial<ContentData['evidence'][number]> = {}): C
 /** Asserts the build throws a ContentError with one problem at exactly this place. */
 function rejects(
   data: ContentData,
-  where: { file: string; row?: string; column?: string; field?: string },
+  where: { file: string; item?: Item; backend?: string; field?: string },
   problem: RegExp,
 ) {
   assert.throws(
@@ -171,13 +171,23 @@ function rejects(
     (err: unknown) => {
       assert.ok(err instanceof ContentError, 'a ContentError');
       const hit = err.problems.find(
-        (p) => p.file === where.file && p.row === where.row && p.column === where.column && p.field === where.field,
+        (p) =>
+          p.file === where.file &&
+          p.item?.kind === where.item?.kind &&
+          p.item?.id === where.item?.id &&
+          p.backend === where.backend &&
+          p.field === where.field,
       );
       assert.ok(hit, `expected a problem at ${JSON.stringify(where)}; got:\n${err.message}`);
       assert.match(hit.problem, problem);
       // The message an author reads names every part of the place.
-      for (const part of Object.values(where))
-        assert.ok(err.message.includes(part), `message names ${part}:\n${err.message}`);
+      const { item, backend, ...rest } = where;
+      const parts = [
+        ...Object.values(rest),
+        ...(item ? [`${item.kind} "${item.id}"`] : []),
+        ...(backend !== undefined ? [`backend "${backend}"`] : []),
+      ];
+      for (const part of parts) assert.ok(err.message.includes(part), `message names ${part}:\n${err.message}`);
       return true;
     },
   );
@@ -185,7 +195,7 @@ function rejects(
 
 test('provenance is derived: measure alone = to measure, no measure = cited', () => {
   const model = buildComparison(fixture());
-  const [ran, read] = model.rows[0]!.cells;
+  const [ran, read] = model.axes[0]!.cells;
   assert.equal(ran!.provenance, 'to-measure');
   assert.equal(read!.provenance, 'cited');
   assert.deepEqual(model.counts, { measured: 0, 'to-measure': 1, cited: 1 });
@@ -196,7 +206,7 @@ test('measure + matching evidence = measured, and the badge names the exercise',
   data.axes[0]!.cells.ran!.measure!.evidence = 'fixture-ev';
   data.evidence.push(evidenceFixture());
   const model = buildComparison(data);
-  const cell = model.rows[0]!.cells[0]!;
+  const cell = model.axes[0]!.cells[0]!;
   assert.equal(cell.provenance, 'measured');
   assert.equal(cell.provenance === 'measured' && cell.evidence.id, 'fixture-ev');
   assert.equal(cell.provenance === 'measured' && cell.exercise, 18);
@@ -205,7 +215,7 @@ test('measure + matching evidence = measured, and the badge names the exercise',
 
 test('cites resolve to page fragments and pinned lines', () => {
   const model = buildComparison(fixture());
-  const cell = model.rows[0]!.cells[1]!;
+  const cell = model.axes[0]!.cells[1]!;
   assert.equal(cell.cites[0]!.href, 'keps/fixture/#one');
   assert.equal(
     cell.cites[0]!.upstream,
@@ -222,16 +232,16 @@ test('an excerpt in a sibling file (kep.yaml) links to that file', () => {
   );
 });
 
-test('rows and columns keep content order', () => {
+test('axes and backends keep content order', () => {
   const data = fixture();
   data.axes.push({ ...structuredClone(data.axes[0]!), id: 'axis-b' });
   const model = buildComparison(data);
   assert.deepEqual(
-    model.rows.map((r) => r.id),
+    model.axes.map((r) => r.id),
     ['axis-a', 'axis-b'],
   );
   assert.deepEqual(
-    model.rows[0]!.cells.map((c) => c.backend.id),
+    model.axes[0]!.cells.map((c) => c.backend.id),
     ['ran', 'read'],
   );
 });
@@ -239,7 +249,11 @@ test('rows and columns keep content order', () => {
 test('rejects a missing cell', () => {
   const data = fixture();
   delete data.axes[0]!.cells.read;
-  rejects(data, { file: files.axes, row: 'axis-a', column: 'read', field: 'cells' }, /missing cell/);
+  rejects(
+    data,
+    { file: files.axes, item: { kind: 'axis', id: 'axis-a' }, backend: 'read', field: 'cells' },
+    /missing cell/,
+  );
 });
 
 test('rejects an extra cell for an unknown backend', () => {
@@ -250,19 +264,23 @@ test('rejects an extra cell for an unknown backend', () => {
     cites: ['fixture-kep/one'],
     html: { short: 'sz', answer: 'z' },
   };
-  rejects(data, { file: files.axes, row: 'axis-a', column: 'bogus', field: 'cells' }, /unknown backend "bogus"/);
+  rejects(
+    data,
+    { file: files.axes, item: { kind: 'axis', id: 'axis-a' }, backend: 'bogus', field: 'cells' },
+    /unknown backend "bogus"/,
+  );
 });
 
 test('rejects a duplicate axis id', () => {
   const data = fixture();
   data.axes.push(structuredClone(data.axes[0]!));
-  rejects(data, { file: files.axes, row: 'axis-a', field: 'id' }, /duplicate axis id/);
+  rejects(data, { file: files.axes, item: { kind: 'axis', id: 'axis-a' }, field: 'id' }, /duplicate axis id/);
 });
 
 test('rejects a duplicate backend id', () => {
   const data = fixture();
   data.backends.push({ ...data.backends[0]! });
-  rejects(data, { file: files.backends, column: 'ran', field: 'id' }, /duplicate backend id/);
+  rejects(data, { file: files.backends, item: { kind: 'backend', id: 'ran' }, field: 'id' }, /duplicate backend id/);
 });
 
 test('rejects a cited id that does not exist', () => {
@@ -270,15 +288,19 @@ test('rejects a cited id that does not exist', () => {
   data.axes[0]!.cells.read!.cites.push('fixture-kep/nope');
   rejects(
     data,
-    { file: files.axes, row: 'axis-a', column: 'read', field: 'cites[2]' },
+    { file: files.axes, item: { kind: 'axis', id: 'axis-a' }, backend: 'read', field: 'cites[2]' },
     /unknown excerpt id "fixture-kep\/nope"/,
   );
 });
 
-test('rejects a measured cell in a column that was not run', () => {
+test('rejects a measured cell of a backend that was not run', () => {
   const data = fixture();
   data.axes[0]!.cells.read!.measure = { exercise: 17, how: 'h' };
-  rejects(data, { file: files.axes, row: 'axis-a', column: 'read', field: 'measure' }, /not run/);
+  rejects(
+    data,
+    { file: files.axes, item: { kind: 'axis', id: 'axis-a' }, backend: 'read', field: 'measure' },
+    /not run/,
+  );
 });
 
 for (const [what, over, pattern] of [
@@ -290,7 +312,11 @@ for (const [what, over, pattern] of [
     const data = fixture();
     data.axes[0]!.cells.ran!.measure!.evidence = 'fixture-ev';
     data.evidence.push(evidenceFixture(over));
-    rejects(data, { file: files.axes, row: 'axis-a', column: 'ran', field: 'measure.evidence' }, pattern);
+    rejects(
+      data,
+      { file: files.axes, item: { kind: 'axis', id: 'axis-a' }, backend: 'ran', field: 'measure.evidence' },
+      pattern,
+    );
   });
 }
 
@@ -299,7 +325,7 @@ test('rejects a cell naming evidence that does not exist', () => {
   data.axes[0]!.cells.ran!.measure!.evidence = 'fixture-missing';
   rejects(
     data,
-    { file: files.axes, row: 'axis-a', column: 'ran', field: 'measure.evidence' },
+    { file: files.axes, item: { kind: 'axis', id: 'axis-a' }, backend: 'ran', field: 'measure.evidence' },
     /no evidence file "fixture-missing"/,
   );
 });
@@ -309,7 +335,7 @@ test('rejects evidence that no cell claims', () => {
   data.evidence.push(evidenceFixture());
   rejects(
     data,
-    { file: 'content/evidence/fixture-ev.yaml', row: 'axis-a', column: 'ran', field: 'axis' },
+    { file: 'content/evidence/fixture-ev.yaml', item: { kind: 'axis', id: 'axis-a' }, backend: 'ran', field: 'axis' },
     /not referenced by its cell/,
   );
 });
@@ -317,7 +343,11 @@ test('rejects evidence that no cell claims', () => {
 test('rejects a quote from a source with no pinned copy', () => {
   const data = fixture();
   data.excerpts[1] = { ...data.excerpts[1]!, note: undefined, quote: 'q' };
-  rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'two', field: 'quote' }, /no pinned copy/);
+  rejects(
+    data,
+    { file: 'content/excerpts/fixture-code.yaml', item: { kind: 'excerpt', id: 'fixture-code/two' }, field: 'quote' },
+    /no pinned copy/,
+  );
 });
 
 test('rejects a code note whose anchor is a whole statement rather than a token to search for', () => {
@@ -328,7 +358,7 @@ test('rejects a code note whose anchor is a whole statement rather than a token 
   };
   rejects(
     data,
-    { file: 'content/excerpts/fixture-code.yaml', row: 'fixture-code/two', field: 'anchor' },
+    { file: 'content/excerpts/fixture-code.yaml', item: { kind: 'excerpt', id: 'fixture-code/two' }, field: 'anchor' },
     /never a whole statement/,
   );
 });
@@ -344,7 +374,7 @@ test('rejects a source whose page does not exist', () => {
   data.sources[1] = { ...data.sources[1]!, page: 'notes/missing' };
   rejects(
     data,
-    { file: files.sources, row: 'fixture-code', field: 'page' },
+    { file: files.sources, item: { kind: 'source', id: 'fixture-code' }, field: 'page' },
     /no page "notes\/missing" in content\/pages\//,
   );
 });
@@ -354,7 +384,7 @@ test('rejects a source page that leaves out an excerpt of its source', () => {
   data.pages[0]!.embeds = [];
   rejects(
     data,
-    { file: 'content/pages/keps/fixture.mdx', row: 'fixture-kep/one' },
+    { file: 'content/pages/keps/fixture.mdx', item: { kind: 'excerpt', id: 'fixture-kep/one' } },
     /does not embed excerpt "fixture-kep\/one"/,
   );
 });
@@ -364,7 +394,7 @@ test('rejects a source page that embeds an excerpt twice', () => {
   data.pages[0]!.embeds.push({ id: 'fixture-kep/one', line: 12 });
   rejects(
     data,
-    { file: 'content/pages/keps/fixture.mdx', row: 'fixture-kep/one' },
+    { file: 'content/pages/keps/fixture.mdx', item: { kind: 'excerpt', id: 'fixture-kep/one' } },
     /embedded again \(first at line 9\)/,
   );
 });
@@ -377,7 +407,7 @@ test('rejects an excerpt id that is also a heading id on its page', () => {
   data.pages[0]!.embeds = [{ id: 'fixture-kep/status', line: 9 }];
   rejects(
     data,
-    { file: 'content/excerpts/fixture-kep.yaml', row: 'status', field: 'id' },
+    { file: 'content/excerpts/fixture-kep.yaml', item: { kind: 'excerpt', id: 'fixture-kep/status' }, field: 'id' },
     /also the id of the heading at content\/pages\/keps\/fixture\.mdx:7/,
   );
 });
@@ -386,7 +416,11 @@ test('rejects two excerpts with one fragment (#id) on the same page', () => {
   const data = fixture();
   data.sources[1] = { ...data.sources[1]!, page: 'keps/fixture' };
   data.excerpts[1] = { ...data.excerpts[1]!, id: 'one' };
-  rejects(data, { file: 'content/excerpts/fixture-code.yaml', row: 'one', field: 'id' }, /already used/);
+  rejects(
+    data,
+    { file: 'content/excerpts/fixture-code.yaml', item: { kind: 'excerpt', id: 'fixture-code/one' }, field: 'id' },
+    /already used/,
+  );
 });
 
 test('every problem is reported at once', () => {
@@ -399,14 +433,14 @@ test('every problem is reported at once', () => {
   );
 });
 
-test('the real content builds, one cell per row and backend', async () => {
+test('the real content builds, one cell per axis and backend', async () => {
   const model = await loadTable('content');
-  assert.ok(model.rows.length > 0 && model.backends.length > 0);
-  for (const row of model.rows)
+  assert.ok(model.axes.length > 0 && model.backends.length > 0);
+  for (const axis of model.axes)
     assert.deepEqual(
-      row.cells.map((c) => c.backend.id),
+      axis.cells.map((c) => c.backend.id),
       model.backends.map((b) => b.id),
-      row.id,
+      axis.id,
     );
 });
 
@@ -415,24 +449,24 @@ test('the real content builds, one cell per row and backend', async () => {
 test('must never change: IPVS was read, not run, so no IPVS cell is measured or to measure', async () => {
   const model = await loadTable('content');
   const ipvs = model.backends.find((b) => b.id === 'ipvs');
-  assert.ok(ipvs, 'the IPVS column exists');
+  assert.ok(ipvs, 'the IPVS backend exists');
   assert.equal(ipvs.run, false, 'IPVS is marked read, not run');
   for (const backend of model.backends.filter((b) => !b.run))
-    for (const row of model.rows)
+    for (const axis of model.axes)
       assert.equal(
-        row.cells.find((c) => c.backend.id === backend.id)!.provenance,
+        axis.cells.find((c) => c.backend.id === backend.id)!.provenance,
         'cited',
-        `${row.id} / ${backend.id}`,
+        `${axis.id} / ${backend.id}`,
       );
 });
 
 test('must never change: every cited excerpt exists and links to its own fragment on its source page', async () => {
   const model = await loadTable('content');
-  for (const row of model.rows)
-    for (const cell of row.cells) {
-      assert.ok(cell.cites.length > 0, `${row.id} / ${cell.backend.id} cites something`);
+  for (const axis of model.axes)
+    for (const cell of axis.cells) {
+      assert.ok(cell.cites.length > 0, `${axis.id} / ${cell.backend.id} cites something`);
       for (const ref of cell.cites) {
-        assert.equal(model.excerpts.get(ref.id), ref, `${row.id} / ${cell.backend.id}: ${ref.id}`);
+        assert.equal(model.excerpts.get(ref.id), ref, `${axis.id} / ${cell.backend.id}: ${ref.id}`);
         assert.equal(ref.href, `${ref.source.page}/#${ref.excerpt.id}`);
       }
     }

@@ -10,7 +10,7 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { routes } from '../../src/lib/routes.ts';
 
 const fromLoader = async (dir: string) =>
-  (await loadContent(dir)).axes.flatMap((axis) => (axis.formerly ?? []).map((old) => routes.row(old)));
+  (await loadContent(dir)).axes.flatMap((axis) => (axis.formerly ?? []).map((old) => routes.axisPage(old)));
 
 test('movedRowPaths names the old ids of the validated axes: the FIXTURE rename, and the real content', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'moved-test-'));

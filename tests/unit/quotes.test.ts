@@ -271,7 +271,7 @@ test('verify-quotes: a mutated quote (FIXTURE) exits 1 and names the excerpt', (
   assert.equal(run.status, 1, `expected exit 1:\n${run.stdout}${run.stderr}`);
   assert.match(
     run.stdout,
-    /^.*tests\/fixtures\/content-mutated-quote\/excerpts\/fixture-kep-3866\.yaml:\d+:\d+: row "fixture-kep-3866\/fixture-mutated-quote", field "quote": keps\/.*: quote not found in lines /m,
+    /^.*tests\/fixtures\/content-mutated-quote\/excerpts\/fixture-kep-3866\.yaml:\d+:\d+: excerpt "fixture-kep-3866\/fixture-mutated-quote", field "quote": keps\/.*: quote not found in lines /m,
   );
   assert.doesNotMatch(run.stdout, /fixture-correct-quote/, 'the unchanged quote in the fixture passes');
   assert.match(run.stdout, /^2 quotes checked, 1 failure$/m);
@@ -283,7 +283,7 @@ test('verify-quotes: a line range wider than its quote (FIXTURE) exits 1 and nam
   assert.equal(run.status, 1, `expected exit 1:\n${run.stdout}${run.stderr}`);
   assert.match(
     run.stdout,
-    /^.*tests\/fixtures\/content-too-wide-range\/excerpts\/fixture-kep-5495\.yaml:\d+:\d+: row "fixture-kep-5495\/fixture-too-wide-range", field "lines": .*stated lines 119-155 are wider than the quote, which occupies lines 142-145; state \[142, 145\]$/m,
+    /^.*tests\/fixtures\/content-too-wide-range\/excerpts\/fixture-kep-5495\.yaml:\d+:\d+: excerpt "fixture-kep-5495\/fixture-too-wide-range", field "lines": .*stated lines 119-155 are wider than the quote, which occupies lines 142-145; state \[142, 145\]$/m,
   );
   assert.doesNotMatch(run.stdout, /fixture-exact-range/, 'the same quote with its exact range passes');
   assert.match(run.stdout, /^2 quotes checked, 1 failure$/m);
@@ -310,7 +310,7 @@ test('verify-quotes: content the site loader rejects exits 1 and names the file 
     assert.equal(run.status, 1, run.stdout + run.stderr);
     assert.match(
       run.stdout,
-      /^content: .*excerpts\/fixture-kep-3866\.yaml:1:3: row "fixture-no-lines", field "lines": /m,
+      /^content: .*excerpts\/fixture-kep-3866\.yaml:1:3: excerpt "fixture-kep-3866\/fixture-no-lines", field "lines": /m,
     );
     assert.match(run.stdout, /content invalid \(1 problem\)$/m);
   } finally {

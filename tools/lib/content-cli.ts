@@ -105,7 +105,7 @@ export interface ExcerptCli {
 
 /**
  * A checker's whole run: reads the arguments and the content, runs the rule, prints each failure
- * located (`<file>:<line>:<col>: row "<source>/<id>", field "<field>": …`), then `N <noun> checked, M
+ * located (`<file>:<line>:<col>: excerpt "<source>/<id>", field "<field>": …`), then `N <noun> checked, M
  * failures`. Returns the exit code: 0 when nothing failed, 1 on a failure or invalid content.
  */
 export async function runExcerptCli(cli: ExcerptCli, argv = process.argv.slice(2)): Promise<number> {

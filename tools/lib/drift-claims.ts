@@ -20,10 +20,10 @@ export interface Claim {
   file: string;
   line?: number;
   col?: number;
-  /** A cell's or summary's row, a figure's step, an excerpt's full id. */
-  row?: string;
-  /** A cell's column, a figure step's lane. */
-  column?: string;
+  /** What the claim is in, by `kind`: a cell's or summary's axis, a figure's step, an excerpt's full id. */
+  item?: string;
+  /** A cell's backend, a figure step's backend. */
+  backend?: string;
   /** The field that cites: cites[1], answer, short, summary, :cite, <Excerpt>, steps[2].cites[0]. */
   field: string;
 }
@@ -79,10 +79,10 @@ export function citingClaims({ data, locate }: LoadedContent): Map<string, Claim
   };
 
   for (const axis of data.axes) {
-    inline(axis.summary, axis.file, [axis.index, 'summary'], { kind: 'summary', row: axis.id, field: 'summary' });
-    for (const [column, cell] of Object.entries(axis.cells)) {
-      const at = (...path: YamlPath) => [axis.index, 'cells', column, ...path];
-      const cellClaim = { row: axis.id, column };
+    inline(axis.summary, axis.file, [axis.index, 'summary'], { kind: 'summary', item: axis.id, field: 'summary' });
+    for (const [backend, cell] of Object.entries(axis.cells)) {
+      const at = (...path: YamlPath) => [axis.index, 'cells', backend, ...path];
+      const cellClaim = { item: axis.id, backend };
       cell.cites.forEach((id, i) =>
         add(id, { kind: 'cell', ...cellClaim, field: `cites[${i}]`, ...place(axis.file, at('cites', i)) }),
       );
@@ -104,23 +104,23 @@ export function citingClaims({ data, locate }: LoadedContent): Map<string, Claim
         list: 'stages',
         i,
         id: s.id,
-        lane: undefined as string | undefined,
+        backend: undefined as string | undefined,
         cites: s.cites,
       })),
       ...figure.steps.map((s, i) => ({
         list: 'steps',
         i,
         id: s.id,
-        lane: s.lane as string | undefined,
+        backend: s.backend as string | undefined,
         cites: s.cites,
       })),
     ];
-    for (const { list, i, id: step, lane, cites } of items)
+    for (const { list, i, id: step, backend, cites } of items)
       (cites ?? []).forEach((id, j) =>
         add(id, {
           kind: 'figure',
-          row: step,
-          column: lane,
+          item: step,
+          backend,
           field: `${figure.id}: ${list}[${i}].cites[${j}]`,
           ...place(figure.file, [list, i, 'cites', j]),
         }),
@@ -129,7 +129,7 @@ export function citingClaims({ data, locate }: LoadedContent): Map<string, Claim
   for (const e of data.excerpts)
     for (const key of ['quote', 'note', 'answers'] as const) {
       const md = e[key];
-      if (md !== undefined) inline(md, e.file, [e.index, key], { kind: 'excerpt', row: excerptId(e), field: key });
+      if (md !== undefined) inline(md, e.file, [e.index, key], { kind: 'excerpt', item: excerptId(e), field: key });
     }
   return claims;
 }

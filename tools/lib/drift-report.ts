@@ -6,11 +6,11 @@ import { CLAIM_KINDS } from './drift-claims.ts';
 import { tally, type ItemResult, type SourceResult } from './drift-check.ts';
 
 const HEADINGS: Record<ClaimKind, string> = {
-  cell: 'Cells (row, column)',
-  short: 'Short answers (row, column)',
-  summary: 'Summaries (row)',
+  cell: 'Cells (axis, backend)',
+  short: 'Short answers (axis, backend)',
+  summary: 'Summaries (axis)',
   page: 'Pages',
-  figure: 'Figure steps (step, lane)',
+  figure: 'Figure steps (step, backend)',
   excerpt: "Excerpts' own notes and answers",
 };
 
@@ -43,13 +43,9 @@ export function itemLine(r: SourceResult, item: ItemResult): string {
 
 const claimLabel = (c: Claim): string => {
   const parts: string[] = [];
-  if (c.kind === 'figure' || c.kind === 'excerpt') {
-    if (c.row !== undefined) parts.push(c.kind === 'figure' ? `step "${c.row}"` : `excerpt "${c.row}"`);
-    if (c.column !== undefined) parts.push(`lane "${c.column}"`);
-  } else {
-    if (c.row !== undefined) parts.push(`row "${c.row}"`);
-    if (c.column !== undefined) parts.push(`column "${c.column}"`);
-  }
+  const kind = c.kind === 'figure' ? 'step' : c.kind === 'excerpt' ? 'excerpt' : 'axis';
+  if (c.item !== undefined) parts.push(`${kind} "${c.item}"`);
+  if (c.backend !== undefined) parts.push(`backend "${c.backend}"`);
   parts.push(c.field);
   return parts.join(', ');
 };

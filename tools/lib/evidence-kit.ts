@@ -274,23 +274,23 @@ function plan(
       file: cell.cellEnv.file,
       line,
       col: 1,
-      row: cell.axis,
-      column: cell.backend,
+      item: { kind: 'axis' as const, id: cell.axis },
+      backend: cell.backend,
       field,
     });
     const axis = axes.find((a) => a.id === cell.axis);
     if (!axis) {
       problems.push({
         ...cellAt(cell.cellEnv.lines.get('axis') ?? 1, 'axis'),
-        problem: `no row "${cell.axis}" in ${PATHS.axes} (rows: ${axes.map((a) => a.id).join(', ')})`,
+        problem: `no axis "${cell.axis}" in ${PATHS.axes} (axes: ${axes.map((a) => a.id).join(', ')})`,
       });
       continue;
     }
     const where = (...field: string[]) => ({
       file: axesFile,
       ...axesYaml.at([axis.index, 'cells', cell.backend, ...field]),
-      row: axis.id,
-      column: cell.backend,
+      item: { kind: 'axis' as const, id: axis.id },
+      backend: cell.backend,
       field: field.join('.') || 'cells',
     });
     const backend = backends.find((b) => b.id === cell.backend);
@@ -298,21 +298,21 @@ function plan(
     if (!backend || !target) {
       problems.push({
         ...where(),
-        problem: `no column "${cell.backend}" in this row (columns: ${Object.keys(axis.cells).join(', ')})`,
+        problem: `no backend "${cell.backend}" in this axis (backends: ${Object.keys(axis.cells).join(', ')})`,
       });
       continue;
     }
     if (!backend.run) {
       problems.push({
         ...where('measure'),
-        problem: `column "${backend.id}" was not run in this phase (${PATHS.backends}: run: false); its cells are cited, never measured`,
+        problem: `backend "${backend.id}" was not run in this phase (${PATHS.backends}: run: false); its cells are cited, never measured`,
       });
       continue;
     }
     if (mode !== cell.backend)
       problems.push({
         ...where('measure'),
-        problem: `the capture was taken with kube-proxy in mode "${mode}" (${capture.env.file}:${capture.env.lines.get('mode') ?? 1}), but this is the "${cell.backend}" column: capture on a node in ${cell.backend} mode`,
+        problem: `the capture was taken with kube-proxy in mode "${mode}" (${capture.env.file}:${capture.env.lines.get('mode') ?? 1}), but this is backend "${cell.backend}": capture on a node in ${cell.backend} mode`,
       });
     if (!target.measure)
       problems.push({
@@ -335,8 +335,8 @@ function plan(
         file: displayPath(join(cell.dir, 'output')),
         line: line ?? 1,
         col: 1,
-        row: cell.axis,
-        column: cell.backend,
+        item: { kind: 'axis' as const, id: cell.axis },
+        backend: cell.backend,
         field: 'output',
         problem,
       });
@@ -371,8 +371,8 @@ function plan(
           file: capture.env.file,
           line: 1,
           col: 1,
-          row: cell.axis,
-          column: cell.backend,
+          item: { kind: 'axis' as const, id: cell.axis },
+          backend: cell.backend,
           field: issue.path.join('.'),
           problem: `${issue.message} (from the capture)`,
         });

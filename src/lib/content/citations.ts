@@ -35,7 +35,7 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
     targets.set(rowCiteId(axis.id), {
       id: rowCiteId(axis.id),
       kind: 'row',
-      href: `/${routes.rowAnchor(axis.id)}`,
+      href: `/${routes.axisFragment(axis.id)}`,
       label: 'table',
       text: `${axis.id.replace(/-/g, ' ')} row`,
       detail: `: ${axis.question}`,

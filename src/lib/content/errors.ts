@@ -2,18 +2,30 @@ import { resolve } from 'node:path';
 import { AstroError } from 'astro/errors';
 
 // Content problems, located: the file, the line and column when known (file:line:column, which
-// editors and terminals turn into a link), and the row, column and field where they apply.
+// editors and terminals turn into a link), and the item (named by its kind), backend and field
+// where they apply.
 
 /** A path inside one YAML document: list indexes and map keys, e.g. [3, 'cells', 'ipvs', 'cites', 0]. */
 export type YamlPath = ReadonlyArray<string | number>;
+
+/** The kinds of item a problem can be at, as messages name them. */
+export type ItemKind =
+  'axis' | 'backend' | 'source' | 'excerpt' | 'evidence' | 'page' | 'step' | 'stage' | 'edge' | 'entry';
+
+/** An item of the content, named by its kind: `axis "drain"`, `excerpt "kep-265/x"`, `step "ipt-sep"`. */
+export interface Item {
+  kind: ItemKind;
+  id: string;
+}
 
 /** Where a content problem is: always the file; the rest when it applies. */
 export interface Where {
   file: string;
   line?: number;
   col?: number;
-  row?: string;
-  column?: string;
+  item?: Item;
+  /** The backend within the item: an axis's cell, a figure step's lane. */
+  backend?: string;
   field?: string;
 }
 
@@ -21,12 +33,12 @@ export interface Problem extends Where {
   problem: string;
 }
 
-/** "content/comparison/axes.yaml:42:7: row "drain", column "ipvs", field "cites[0]": …" */
+/** "content/comparison/axes.yaml:42:7: axis "drain", backend "ipvs", field "cites[0]": …" */
 export function describe(p: Problem): string {
   const at = p.line === undefined ? p.file : `${p.file}:${p.line}:${p.col ?? 1}`;
   const parts: string[] = [];
-  if (p.row !== undefined) parts.push(`row "${p.row}"`);
-  if (p.column !== undefined) parts.push(`column "${p.column}"`);
+  if (p.item !== undefined) parts.push(`${p.item.kind} "${p.item.id}"`);
+  if (p.backend !== undefined) parts.push(`backend "${p.backend}"`);
   if (p.field !== undefined) parts.push(`field "${p.field}"`);
   return `${at}: ${parts.length > 0 ? `${parts.join(', ')}: ` : ''}${p.problem}`;
 }

@@ -10,7 +10,14 @@ import { countOutput, sha256, type Count } from './evidence/index.ts';
 export function countEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: Problem[]; count?: Count } {
   const problems: Problem[] = [];
   const add = (field: keyof Evidence, problem: string) =>
-    problems.push({ file: yaml.file, ...yaml.at([field]), row: ev.axis, column: ev.backend, field, problem });
+    problems.push({
+      file: yaml.file,
+      ...yaml.at([field]),
+      item: { kind: 'axis', id: ev.axis },
+      backend: ev.backend,
+      field,
+      problem,
+    });
   const { problem, line, count } = countOutput(ev.exercise, ev.backend, ev.output);
   if (problem)
     add(
@@ -23,6 +30,6 @@ export function countEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: P
       `output was edited after capture: its sha256 is ${sha256(ev.output)}, the capture recorded ${ev.sha256}; restore the captured output`,
     );
   if (ev.mode !== undefined && ev.mode !== ev.backend)
-    add('mode', `captured with kube-proxy in mode "${ev.mode}", but this is evidence for the "${ev.backend}" column`);
+    add('mode', `captured with kube-proxy in mode "${ev.mode}", but this is evidence for backend "${ev.backend}"`);
   return { problems, ...(count && { count }) };
 }

@@ -12,7 +12,11 @@ import type { PageData } from './schemas.ts';
 export type Provenance = 'measured' | 'to-measure' | 'cited';
 export const PROVENANCES: readonly Provenance[] = ['measured', 'to-measure', 'cited'];
 
-export interface ExcerptRef {
+/**
+ * A citation target that is an excerpt, with its entries: what a cell's and a figure step's `cites`
+ * resolve to. The claim syntax's CiteTarget is how any citation target renders as a link.
+ */
+export interface ExcerptTarget {
   /** Full id, "<source>/<excerpt>". */
   id: string;
   excerpt: ExcerptEntry;
@@ -31,7 +35,7 @@ interface CellBase {
   /** The answer as written (inline Markdown) and as rendered by the site's Markdown pipeline. */
   answer: string;
   answerHtml: string;
-  cites: ExcerptRef[];
+  cites: ExcerptTarget[];
 }
 interface Measurable {
   /** The exercise that measures it, and how (Markdown and rendered). */
@@ -52,9 +56,9 @@ export interface MeasuredCell extends CellBase, Measurable {
 /** One per provenance: a measured cell cannot exist without its evidence. */
 export type CellModel = CitedCell | ToMeasureCell | MeasuredCell;
 
-export interface RowModel {
+export interface AxisModel {
   id: string;
-  /** Ids this row was published under before (content: formerly); their links lead here. */
+  /** Ids this axis was published under before (content: formerly); their links lead here. */
   formerly: string[];
   question: string;
   summary: string;
@@ -65,12 +69,12 @@ export interface RowModel {
 export interface TableModel {
   site: SiteEntry;
   backends: BackendEntry[];
-  rows: RowModel[];
+  axes: AxisModel[];
   counts: Record<Provenance, number>;
-  excerpts: Map<string, ExcerptRef>;
+  excerpts: Map<string, ExcerptTarget>;
   sources: SourceEntry[];
   evidence: EvidenceEntry[];
-  /** The prose pages in reading order, and the primary navigation their frontmatter declares. */
+  /** The prose pages in page order, and the primary navigation their frontmatter declares. */
   pages: PageModel[];
   nav: NavItem[];
 }
@@ -83,7 +87,7 @@ export type ModelInput = Omit<ContentData, 'pages' | 'figures'> & {
 /** The join itself, on content the checks accepted (the content layer ran them). */
 export function assembleTable(data: ModelInput): TableModel {
   const sources = new Map(data.sources.map((s) => [s.id, s]));
-  const excerpts = new Map<string, ExcerptRef>();
+  const excerpts = new Map<string, ExcerptTarget>();
   for (const e of data.excerpts) {
     const source = sources.get(e.source)!;
     const id = excerptId(e);
@@ -98,7 +102,7 @@ export function assembleTable(data: ModelInput): TableModel {
   const evidence = new Map(data.evidence.map((e) => [e.id, e]));
   const counts: Record<Provenance, number> = { measured: 0, 'to-measure': 0, cited: 0 };
 
-  const rows = data.axes.map((axis): RowModel => ({
+  const axes = data.axes.map((axis): AxisModel => ({
     id: axis.id,
     formerly: axis.formerly ?? [],
     question: axis.question,
@@ -133,7 +137,7 @@ export function assembleTable(data: ModelInput): TableModel {
   return {
     site: data.site,
     backends: data.backends,
-    rows,
+    axes,
     counts,
     excerpts,
     sources: data.sources,

@@ -16,7 +16,7 @@ export function movedRowPaths(dir: string): string[] {
   if (!Array.isArray(axes)) return [];
   return axes.flatMap((axis: { formerly?: unknown }) =>
     Array.isArray(axis?.formerly)
-      ? axis.formerly.filter((old) => typeof old === 'string').map((old: string) => routes.row(old))
+      ? axis.formerly.filter((old) => typeof old === 'string').map((old: string) => routes.axisPage(old))
       : [],
   );
 }

@@ -1,5 +1,5 @@
 // The readers, one per kind of content file: YAML parsed with positions, each entry validated by
-// its schema, every problem located (file:line:column, row, column, field). Each takes the
+// its schema, every problem located (file:line:column, item, backend, field). Each takes the
 // absolute path of its file or folder; collections.ts says which path each collection reads.
 // Pure Node, no Astro imports: the content layer's loaders and the tools read through these.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
@@ -19,7 +19,7 @@ import {
   type Backend,
   type Axis,
 } from './schemas.ts';
-import { fieldName, type Problem, type Where, type YamlPath } from './errors.ts';
+import { fieldName, type ItemKind, type Problem, type Where, type YamlPath } from './errors.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage } from './page-scan.ts';
 import { countEvidenceOutput } from './evidence-checks.ts';
@@ -41,35 +41,41 @@ import type {
 /** A file name for messages: relative to the working directory, as editors expect. */
 export const displayPath = (abs: string): string => relative(process.cwd(), abs) || abs;
 
-// How a zod issue path inside one entry maps onto row / column / field.
+// How a zod issue path inside one entry maps onto item / backend / field.
 type Locate = (entry: unknown, index: number, path: YamlPath) => Omit<Where, 'file'>;
 const idOf = (entry: unknown, index: number): string => {
   const id = (entry as { id?: unknown } | null)?.id;
   return typeof id === 'string' && id !== '' ? id : `#${index + 1}`;
 };
-const rowLocate: Locate = (entry, index, path) => ({ row: idOf(entry, index), field: fieldName(path) || undefined });
-const columnLocate: Locate = (entry, index, path) => ({
-  column: idOf(entry, index),
-  field: fieldName(path) || undefined,
-});
+const itemLocate =
+  (kind: ItemKind): Locate =>
+  (entry, index, path) => ({ item: { kind, id: idOf(entry, index) }, field: fieldName(path) || undefined });
 const axisLocate: Locate = (entry, index, path) =>
   path[0] === 'cells' && path.length >= 2
-    ? { row: idOf(entry, index), column: String(path[1]), field: fieldName(path.slice(2)) || undefined }
-    : rowLocate(entry, index, path);
+    ? {
+        item: { kind: 'axis', id: idOf(entry, index) },
+        backend: String(path[1]),
+        field: fieldName(path.slice(2)) || undefined,
+      }
+    : itemLocate('axis')(entry, index, path);
 const docLocate: Locate = (_entry, _index, path) => ({ field: fieldName(path) || undefined });
-/** In a figure: the step (or stage, or edge) as the row, a step's lane as the column, the full path as the field. */
+/** In a figure: the step (or stage, or edge) as the item, a step's backend, the full path as the field. */
 const figureLocate: Locate = (entry, _index, path) => {
   const list = path[0];
   const item =
     typeof path[1] === 'number'
       ? (entry as Record<string, unknown[] | undefined> | null)?.[String(list)]?.[path[1]]
       : undefined;
-  const it = item as { id?: unknown; lane?: unknown; from?: unknown; to?: unknown } | undefined;
-  const row =
-    list === 'edges' && it ? `${String(it.from)} -> ${String(it.to)}` : typeof it?.id === 'string' ? it.id : undefined;
+  const it = item as { id?: unknown; backend?: unknown; lane?: unknown; from?: unknown; to?: unknown } | undefined;
+  const backend = it?.backend ?? it?.lane;
   return {
-    row,
-    column: list === 'steps' && typeof it?.lane === 'string' ? it.lane : undefined,
+    item:
+      list === 'edges' && it
+        ? { kind: 'edge', id: `${String(it.from)} -> ${String(it.to)}` }
+        : typeof it?.id === 'string' && (list === 'steps' || list === 'stages')
+          ? { kind: list === 'steps' ? 'step' : 'stage', id: it.id }
+          : undefined,
+    backend: list === 'steps' && typeof backend === 'string' ? backend : undefined,
     field: fieldName(path) || undefined,
   };
 };
@@ -156,10 +162,10 @@ export async function readSite(abs: string): Promise<Read<SiteEntry>> {
 }
 
 export const readSources = (abs: string): Promise<Read<SourceEntry>> =>
-  readList(abs, sourceSchema, rowLocate, async (d: Source, o) => ({ ...d, ...o }));
+  readList(abs, sourceSchema, itemLocate('source'), async (d: Source, o) => ({ ...d, ...o }));
 
 export const readBackends = (abs: string): Promise<Read<BackendEntry>> =>
-  readList(abs, backendSchema, columnLocate, async (d: Backend, o) => ({ ...d, ...o }));
+  readList(abs, backendSchema, itemLocate('backend'), async (d: Backend, o) => ({ ...d, ...o }));
 
 export const readAxes = (abs: string, render: Render): Promise<Read<AxisEntry>> =>
   readList(abs, axisSchema, axisLocate, async (d: Axis, o) => {
@@ -181,7 +187,11 @@ export async function readExcerpts(folder: string, render: Render): Promise<Read
   const out: Read<ExcerptEntry> = { entries: [], problems: [], files: [] };
   for (const abs of yamlIn(folder)) {
     const source = basename(abs, extname(abs));
-    const read = await readList(abs, excerptSchema, rowLocate, async (d: Excerpt, o) => ({
+    const excerptLocate: Locate = (entry, index, path) => ({
+      item: { kind: 'excerpt', id: `${source}/${idOf(entry, index)}` },
+      field: fieldName(path) || undefined,
+    });
+    const read = await readList(abs, excerptSchema, excerptLocate, async (d: Excerpt, o) => ({
       ...d,
       ...o,
       source,

@@ -205,16 +205,16 @@ export const figureStageSchema = z
   .refine(oneProvenance, provenanceMessage);
 
 export const figureLaneSchema = z.strictObject({
-  /** The backend column this lane shows (content/comparison/backends.yaml); its name is the lane's title. */
+  /** The backend this lane shows (content/comparison/backends.yaml); its name is the lane's title. */
   backend: kebabId,
 });
 
 export const figureStepSchema = z
   .strictObject({
     id: kebabId,
-    /** The lane's backend id. */
-    lane: kebabId,
-    /** The stage it belongs to, when the figure has stages: its row in every lane. */
+    /** The backend whose lane holds the step. */
+    backend: kebabId,
+    /** The stage it belongs to, when the figure has stages: its band across every lane. */
     stage: kebabId.optional(),
     label: figureLabel,
     ...provenance,
@@ -232,8 +232,8 @@ export const figureSchema = z.strictObject({
   title: z.string().min(1),
   /** Says what the figure shows (inline Markdown); the steps carry the claims. */
   caption: z.string().min(1),
-  /** The table rows (axis ids) whose pages show this figure. */
-  rows: z.array(kebabId).default([]),
+  /** The axes (ids) whose pages show this figure. */
+  axes: z.array(kebabId).default([]),
   stages: z.array(figureStageSchema).min(1, 'list the stages, or leave stages out').optional(),
   lanes: z.array(figureLaneSchema).min(1, 'a figure needs at least one lane'),
   steps: z.array(figureStepSchema).min(1, 'a figure needs at least one step'),

@@ -91,9 +91,9 @@ export function verifyExcerpts<S extends CheckedSource, E extends CheckedExcerpt
 
 /**
  * Adds each failure to `problems` at its excerpt's field:
- * `<file>:<line>:<col>: row "<source>/<id>", field "<field>": …`.
+ * `<file>:<line>:<col>: excerpt "<source>/<id>", field "<field>": …`.
  */
 export function addFailures(problems: Problems, failures: readonly ExcerptFailure<CheckedExcerpt>[]): void {
   for (const { excerpt: e, field, reason } of failures)
-    problems.add({ file: e.file, at: [e.index, field], row: excerptId(e), field }, reason);
+    problems.add({ file: e.file, at: [e.index, field], item: { kind: 'excerpt', id: excerptId(e) }, field }, reason);
 }

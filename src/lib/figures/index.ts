@@ -36,7 +36,7 @@ async function build(): Promise<FigureView[]> {
     const svg = laneSvgs(
       model,
       layout,
-      inlineStyle(figureCss, { id: routes.figureAnchor(model.id), width: layout.width }),
+      inlineStyle(figureCss, { id: routes.figureFragment(model.id), width: layout.width }),
     );
     const file = figureFileSvg(model, layout, style);
     const hash = createHash('sha256').update(file).digest('hex').slice(0, 10);

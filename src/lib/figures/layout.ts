@@ -91,7 +91,7 @@ export function layoutFigure(figure: FigureModel): Layout {
           band: sizedText(s.label, stagesOurs(figure) ? '' : provenanceLine(s), STEP_TEXT_WIDTH - RAIL),
         }));
   const stepsOf = (lane: string, stage: string | undefined) =>
-    figure.steps.filter((s) => s.lane === lane && s.stage === stage);
+    figure.steps.filter((s) => s.backend === lane && s.stage === stage);
   const sized = new Map(figure.steps.map((s) => [s.id, sizedText(s.label, provenanceLine(s), STEP_TEXT_WIDTH)]));
   const EMPTY_H = 2 * TEXT.pad + TEXT.line;
 

@@ -1,8 +1,8 @@
-// A figure, joined with the rest of the content: each lane is a backend column (its name and
-// whether it was run), each step's cites are the same excerpt references a table cell carries.
+// A figure, joined with the rest of the content: each lane shows a backend (its name and whether it
+// was run), each step's cites are the same citation targets a table cell carries.
 // Pure (no Astro): the site, the bench and the unit tests build figures with it.
 import type { BackendEntry, FigureEntry } from '../content/entries.ts';
-import type { ExcerptRef } from '../content/model.ts';
+import type { ExcerptTarget } from '../content/model.ts';
 
 export interface FigureLane {
   id: string;
@@ -15,13 +15,15 @@ export interface FigureItem {
   /** The label as written (text and `code`), and rendered for the text equivalent. */
   label: string;
   labelHtml: string;
-  cites: ExcerptRef[];
+  cites: ExcerptTarget[];
   /** Our own inference, not something a source says. */
   reading: boolean;
 }
 export type FigureStage = FigureItem;
-export interface FigureStep extends FigureItem {
-  lane: string;
+/** A step as placed in the drawing: in its backend's lane, in order (the content's step is FigureStep). */
+export interface PlacedStep extends FigureItem {
+  /** The backend whose lane holds it. */
+  backend: string;
   stage?: string;
 }
 export interface FigureEdge {
@@ -34,12 +36,12 @@ export interface FigureModel {
   id: string;
   title: string;
   captionHtml: string;
-  /** Row (axis) ids whose pages show the figure. */
-  rows: string[];
+  /** Axis ids whose pages show the figure. */
+  axes: string[];
   stages: FigureStage[];
   lanes: FigureLane[];
   /** In the figure's order: lane by lane, as the content lists them, then (with stages) stage by stage. */
-  steps: FigureStep[];
+  steps: PlacedStep[];
   edges: FigureEdge[];
 }
 
@@ -51,7 +53,7 @@ export const drawingName = (f: Pick<FigureModel, 'title'>): string =>
 export function assembleFigure(
   f: FigureEntry,
   backends: BackendEntry[],
-  excerpts: Map<string, ExcerptRef>,
+  excerpts: Map<string, ExcerptTarget>,
 ): FigureModel {
   const byId = new Map(backends.map((b) => [b.id, b]));
   const item = (x: { id: string; label: string; cites?: string[]; reading?: true }): FigureItem => ({
@@ -72,16 +74,16 @@ export function assembleFigure(
     .map((s, i) => ({ s, i }))
     .sort(
       (a, b) =>
-        laneOrder.get(a.s.lane)! - laneOrder.get(b.s.lane)! ||
+        laneOrder.get(a.s.backend)! - laneOrder.get(b.s.backend)! ||
         (stageOrder.get(a.s.stage ?? '') ?? 0) - (stageOrder.get(b.s.stage ?? '') ?? 0) ||
         a.i - b.i,
     )
-    .map(({ s }): FigureStep => ({ ...item(s), lane: s.lane, ...(s.stage !== undefined && { stage: s.stage }) }));
+    .map(({ s }): PlacedStep => ({ ...item(s), backend: s.backend, ...(s.stage !== undefined && { stage: s.stage }) }));
   return {
     id: f.id,
     title: f.title,
     captionHtml: f.html.caption,
-    rows: f.rows,
+    axes: f.axes,
     stages: (f.stages ?? []).map(item),
     lanes,
     steps,

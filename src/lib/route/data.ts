@@ -8,7 +8,7 @@ import {
   SEARCH_SECTION,
   TABLE_SECTION,
   type TableModel,
-  type RowModel,
+  type AxisModel,
   type EvidenceEntry,
   type NavItem,
   type PageModel,
@@ -22,7 +22,7 @@ import { getFigures, type FigureView } from '../figures/index.ts';
 /** What a route is, as its page file knows it. */
 export type RouteSpec =
   | { kind: 'page'; page: PageModel; headings: MarkdownHeading[] }
-  | { kind: 'row'; row: RowModel; /** Set at an old id's path: the page redirects to the row. */ movedFrom?: string }
+  | { kind: 'row'; row: AxisModel; /** Set at an old id's path: the page redirects to the row. */ movedFrom?: string }
   | { kind: 'evidence'; evidence: EvidenceEntry }
   | { kind: 'search' }
   | { kind: 'not-found' };
@@ -107,17 +107,17 @@ function place(model: TableModel, spec: RouteSpec): Place {
     case 'row': {
       const { row, movedFrom } = spec;
       return {
-        path: routes.row(row.id),
+        path: routes.axisPage(row.id),
         title: row.question,
         description: plainText(row.summaryHtml),
         section: TABLE_SECTION,
-        image: { path: routes.rowPreview(row.id), alt: rowAlt(row) },
+        image: { path: routes.axisPreview(row.id), alt: rowAlt(row) },
         ...(movedFrom !== undefined && { moved: true, noindex: true }),
       };
     }
     case 'evidence': {
       const { evidence } = spec;
-      const question = model.rows.find((r) => r.id === evidence.axis)?.question ?? evidence.axis;
+      const question = model.axes.find((r) => r.id === evidence.axis)?.question ?? evidence.axis;
       return {
         path: routes.evidence(evidence.id),
         title: `Evidence: ${evidence.backend}, exercise ${evidence.exercise}`,
@@ -148,7 +148,7 @@ function place(model: TableModel, spec: RouteSpec): Place {
 async function placedFigures(spec: RouteSpec): Promise<FigureView[]> {
   if (spec.kind === 'page') return getFigures();
   if (spec.kind === 'row' && spec.movedFrom === undefined)
-    return (await getFigures()).filter((f) => f.rows.includes(spec.row.id));
+    return (await getFigures()).filter((f) => f.axes.includes(spec.row.id));
   return [];
 }
 

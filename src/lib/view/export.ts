@@ -13,6 +13,32 @@ const cite = (siteRoot: string) => (c: CellModel['cites'][number]) => ({
 });
 
 export function toJSON(model: TableModel, siteRoot: string) {
+  const axes = model.axes.map((axis) => ({
+    id: axis.id,
+    ...(axis.formerly.length > 0 && { formerly: axis.formerly }),
+    question: axis.question,
+    // Permanent URLs: the axis in the table, its own page, and its link-preview image.
+    url: new URL(routes.axisFragment(axis.id), siteRoot).href,
+    page: new URL(routes.axisPage(axis.id), siteRoot).href,
+    preview: new URL(routes.axisPreview(axis.id), siteRoot).href,
+    cells: Object.fromEntries(
+      axis.cells.map((cell) => [
+        cell.backend.id,
+        {
+          url: new URL(routes.cellFragment(axis.id, cell.backend.id), siteRoot).href,
+          page: new URL(routes.axisPageCell(axis.id, cell.backend.id), siteRoot).href,
+          provenance: cell.provenance,
+          short: cell.short,
+          answer: cell.answer,
+          ...(cell.provenance !== 'cited' && { exercise: cell.exercise, how: cell.how }),
+          ...(cell.provenance === 'measured' && {
+            evidence: new URL(routes.evidence(cell.evidence.id), siteRoot).href,
+          }),
+          cites: cell.cites.map(cite(siteRoot)),
+        },
+      ]),
+    ),
+  }));
   return {
     title: model.site.title,
     asOf: model.site.asOf,
@@ -24,32 +50,7 @@ export function toJSON(model: TableModel, siteRoot: string) {
       status: b.status,
     })),
     counts: model.counts,
-    rows: model.rows.map((row) => ({
-      id: row.id,
-      ...(row.formerly.length > 0 && { formerly: row.formerly }),
-      question: row.question,
-      // Permanent URLs: the row in the table, its own page, and its link-preview image.
-      url: new URL(routes.rowAnchor(row.id), siteRoot).href,
-      page: new URL(routes.row(row.id), siteRoot).href,
-      preview: new URL(routes.rowPreview(row.id), siteRoot).href,
-      cells: Object.fromEntries(
-        row.cells.map((cell) => [
-          cell.backend.id,
-          {
-            url: new URL(routes.cellAnchor(row.id, cell.backend.id), siteRoot).href,
-            page: new URL(routes.rowCell(row.id, cell.backend.id), siteRoot).href,
-            provenance: cell.provenance,
-            short: cell.short,
-            answer: cell.answer,
-            ...(cell.provenance !== 'cited' && { exercise: cell.exercise, how: cell.how }),
-            ...(cell.provenance === 'measured' && {
-              evidence: new URL(routes.evidence(cell.evidence.id), siteRoot).href,
-            }),
-            cites: cell.cites.map(cite(siteRoot)),
-          },
-        ]),
-      ),
-    })),
+    rows: axes,
   };
 }
 
@@ -62,12 +63,12 @@ const csvField = (v: string | number) => {
 export function toCSV(model: TableModel, siteRoot: string): string {
   const header = ['axis', 'question', 'backend', 'provenance', 'exercise', 'short', 'answer', 'cites', 'sources'];
   const lines = [header];
-  for (const row of model.rows) {
-    for (const cell of row.cells) {
+  for (const axis of model.axes) {
+    for (const cell of axis.cells) {
       lines.push(
         [
-          row.id,
-          row.question,
+          axis.id,
+          axis.question,
           cell.backend.id,
           cell.provenance,
           cell.provenance === 'cited' ? '' : cell.exercise,

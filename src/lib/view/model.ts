@@ -3,16 +3,16 @@
 // provenance words and icons, the ids a cell answers to. Components import this, never
 // src/lib/content/ (.dependency-cruiser.cjs), so the content layer can change under them.
 import type { BackendEntry } from '../content/entries.ts';
-import type { Provenance, RowModel } from '../content/model.ts';
+import type { Provenance, AxisModel } from '../content/model.ts';
 import { routes } from '../routes.ts';
 
 export {
   PROVENANCES,
   type Provenance,
   type TableModel,
-  type RowModel,
+  type AxisModel,
   type CellModel,
-  type ExcerptRef,
+  type ExcerptTarget,
 } from '../content/model.ts';
 export type { BackendEntry, EvidenceEntry, SourceEntry } from '../content/entries.ts';
 export { SEARCH_SECTION, TABLE_SECTION, type PageModel, type NavItem } from '../content/pages.ts';
@@ -22,7 +22,7 @@ export { SEARCH_SECTION, TABLE_SECTION, type PageModel, type NavItem } from '../
  * current and former ids, so a cell link shared before a rename still lands on the cell.
  */
 export function formerCellIds(
-  row: Pick<RowModel, 'id' | 'formerly'>,
+  row: Pick<AxisModel, 'id' | 'formerly'>,
   backend: Pick<BackendEntry, 'id' | 'formerly'>,
 ): string[] {
   const rows = [row.id, ...row.formerly];

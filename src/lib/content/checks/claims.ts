@@ -1,7 +1,7 @@
 // The claims syntax (docs/claims.md): cited ids resolve, prose cites or says it is our reading,
 // and every citation carries its sentence's words.
 import type { ContentData } from '../collections.ts';
-import type { YamlPath } from '../errors.ts';
+import type { Where, YamlPath } from '../errors.ts';
 import { LINK, scanInline, type Sentence, type TokenAt, type UnmarkedAt } from '../page-scan.ts';
 import { routes } from '../../routes.ts';
 import { citeTargets } from '../citations.ts';
@@ -13,14 +13,14 @@ import { fileText, pinnedLines, type TextReader } from './disk.ts';
 import { at, inFigure, type Check, type Checks } from './shared.ts';
 
 /**
- * The claims rule (docs/claims.md): on every page that makes claims, and in every row summary, each
+ * The claims rule (docs/claims.md): on every page that makes claims, and in every axis summary, each
  * paragraph, list item and table row cites or is marked as our reading. On: it is how the site
  * keeps every sentence as strong as its source.
  */
 export const ENFORCE_CLAIMS = true;
 
 const CITE_HINT =
-  'cite an excerpt "<source>/<excerpt>" (content/excerpts/<source>.yaml), a row "row/<row>" or evidence "evidence/<id>"';
+  'cite an excerpt "<source>/<excerpt>" (content/excerpts/<source>.yaml), an axis "row/<axis>" or evidence "evidence/<id>"';
 const CLAIM_HINT =
   'add :cite[<source>/<excerpt>] after the words it supports, mark our own inference :reading[...] (or put it in a :::reading block), ' +
   'or, only if it makes no claim (it introduces what follows, or navigates), put it in an :::intro block (docs/claims.md)';
@@ -28,22 +28,35 @@ const CLAIM_HINT =
 const unmarkedProblem = (u: UnmarkedAt, what = `${u.kind} "${u.text}"`) =>
   `${what} neither cites nor is marked as our reading: ${CLAIM_HINT}`;
 
-/** The inline Markdown fields of the YAML, each with its place: row summaries, cells' text, excerpts' text. */
+/** The inline Markdown fields of the YAML, each with its place: axis summaries, cells' text, excerpts' text. */
 function* inlineFields(data: ContentData) {
   for (const axis of data.axes) {
-    yield { origin: axis, path: ['summary'], md: axis.summary, row: axis.id, field: 'summary' };
-    for (const [column, cell] of Object.entries(axis.cells)) {
+    yield {
+      origin: axis,
+      path: ['summary'],
+      md: axis.summary,
+      item: { kind: 'axis' as const, id: axis.id },
+      field: 'summary',
+    };
+    for (const [backend, cell] of Object.entries(axis.cells)) {
       // Every text of a cell is inline Markdown (answer, and a short answer if there is one); cites are ids.
       for (const [key, value] of Object.entries(cell))
         if (typeof value === 'string')
-          yield { origin: axis, path: ['cells', column, key], md: value, row: axis.id, column, field: key };
+          yield {
+            origin: axis,
+            path: ['cells', backend, key],
+            md: value,
+            item: { kind: 'axis' as const, id: axis.id },
+            backend,
+            field: key,
+          };
       if (cell.measure)
         yield {
           origin: axis,
-          path: ['cells', column, 'measure', 'how'],
+          path: ['cells', backend, 'measure', 'how'],
           md: cell.measure.how,
-          row: axis.id,
-          column,
+          item: { kind: 'axis' as const, id: axis.id },
+          backend,
           field: 'measure.how',
         };
     }
@@ -51,7 +64,8 @@ function* inlineFields(data: ContentData) {
   for (const e of data.excerpts)
     for (const key of ['quote', 'note', 'answers'] as const) {
       const md = e[key];
-      if (md !== undefined) yield { origin: e, path: [key], md, row: excerptId(e), field: key };
+      if (md !== undefined)
+        yield { origin: e, path: [key], md, item: { kind: 'excerpt' as const, id: excerptId(e) }, field: key };
     }
 }
 
@@ -72,7 +86,13 @@ const citedIdsResolve: Check = (data, problems) => {
       seen.set(cite.id, nth + 1);
       if (!targets.has(cite.id))
         problems.add(
-          { ...at(f.origin, ...f.path), seek: { text: cite.id, nth }, row: f.row, column: f.column, field: f.field },
+          {
+            ...at(f.origin, ...f.path),
+            seek: { text: cite.id, nth },
+            item: f.item,
+            ...('backend' in f && { backend: f.backend }),
+            field: f.field,
+          },
           `unknown cited id "${cite.id}" in :cite[...]: ${CITE_HINT}`,
         );
     }
@@ -91,7 +111,7 @@ const summariesCiteOrMark: Check = (data, problems) => {
   for (const axis of data.axes)
     for (const u of scanInline(axis.summary).unmarked)
       problems.add(
-        { ...at(axis, 'summary'), row: axis.id, field: 'summary' },
+        { ...at(axis, 'summary'), item: { kind: 'axis' as const, id: axis.id }, field: 'summary' },
         unmarkedProblem(u, `the summary "${u.text}"`),
       );
 };
@@ -101,7 +121,7 @@ const summariesCiteOrMark: Check = (data, problems) => {
 
 /**
  * What a citation says: a KEP excerpt's quote, a code note's pinned lines (null when unread), each
- * after what its link names (repository, commit and path); a row, its cells' and summary's citations.
+ * after what its link names (repository, commit and path); an axis, its cells' and summary's citations.
  */
 function citationTexts(
   data: ContentData,
@@ -137,7 +157,7 @@ function citationTexts(
 
 /** One claim the rule reads: where it is, its sentences, and the ids cited for all of them (a cell's `cites`). */
 interface Claim {
-  where: { file: string; at?: YamlPath; line?: number; row?: string; column?: string; field?: string };
+  where: Where & { at?: YamlPath };
   sentences: Sentence[];
   cites?: string[];
   md?: string;
@@ -148,16 +168,21 @@ function* claimsOf(data: ContentData): Generator<Claim> {
     if (page.data.claims !== false) yield { where: { file: page.file }, sentences: page.sentences };
   for (const axis of data.axes) {
     yield {
-      where: { ...at(axis, 'summary'), row: axis.id, field: 'summary' },
+      where: { ...at(axis, 'summary'), item: { kind: 'axis' as const, id: axis.id }, field: 'summary' },
       sentences: scanInline(axis.summary).sentences,
       md: axis.summary,
     };
-    for (const [column, cell] of Object.entries(axis.cells))
+    for (const [backend, cell] of Object.entries(axis.cells))
       for (const key of ['short', 'answer'] as const) {
         const md = cell[key];
         if (md !== undefined)
           yield {
-            where: { ...at(axis, 'cells', column, key), row: axis.id, column, field: key },
+            where: {
+              ...at(axis, 'cells', backend, key),
+              item: { kind: 'axis' as const, id: axis.id },
+              backend,
+              field: key,
+            },
             sentences: scanInline(md).sentences,
             cites: cell.cites,
             md,
@@ -166,14 +191,24 @@ function* claimsOf(data: ContentData): Generator<Claim> {
   }
   for (const f of data.figures) {
     const items = [
-      ...(f.stages ?? []).map((s, i) => ({ ...s, list: 'stages', i, lane: undefined as string | undefined })),
-      ...f.steps.map((s, i) => ({ ...s, list: 'steps', i })),
+      ...(f.stages ?? []).map((s, i) => ({
+        ...s,
+        list: 'stages' as const,
+        i,
+        backend: undefined as string | undefined,
+      })),
+      ...f.steps.map((s, i) => ({ ...s, list: 'steps' as const, i })),
     ];
-    for (const { list, i, id, lane, label, cites } of items)
+    for (const { list, i, id, backend, label, cites } of items)
       if (cites !== undefined)
         // else reading: true
         yield {
-          where: { ...inFigure(f, list, i, 'label'), row: id, column: lane, field: `${list}[${i}].label` },
+          where: {
+            ...inFigure(f, list, i, 'label'),
+            item: { kind: list === 'steps' ? ('step' as const) : ('stage' as const), id },
+            backend,
+            field: `${list}[${i}].label`,
+          },
           sentences: scanInline(label).sentences,
           cites,
           md: label,

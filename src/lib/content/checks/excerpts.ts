@@ -6,8 +6,8 @@ import { sayUnread, upstreamPath, KUBERNETES_REPO, type FileReader } from '../up
 import { pinnedFiles } from './disk.ts';
 import { at, duplicates, listOf, type Check, type Checks } from './shared.ts';
 
-const uniqueSourceIds: Check = (data, problems) => duplicates(data.sources, 'source', 'row', problems);
-const uniqueExcerptIds: Check = (data, problems) => duplicates(data.excerpts, 'excerpt', 'row', problems, excerptId);
+const uniqueSourceIds: Check = (data, problems) => duplicates(data.sources, 'source', problems);
+const uniqueExcerptIds: Check = (data, problems) => duplicates(data.excerpts, 'excerpt', problems, excerptId);
 
 const excerptFilesNameASource: Check = (data, problems) => {
   const sources = new Set(data.sources.map((s) => s.id));
@@ -28,7 +28,7 @@ const quotesOnlyFromPinnedCopies: Check = (data, problems) => {
     const source = sources.get(e.source);
     if (source && e.quote !== undefined && !source.quotable)
       problems.add(
-        { ...at(e, 'quote'), row: e.id, field: 'quote' },
+        { ...at(e, 'quote'), item: { kind: 'excerpt', id: excerptId(e) }, field: 'quote' },
         `source "${source.id}" has no pinned copy to verify quotes against; write a note in your own words instead`,
       );
   }
@@ -44,7 +44,7 @@ const oneAnchorPerPage: Check = (data, problems) => {
     const other = anchors.get(key);
     if (other && other !== excerptId(e))
       problems.add(
-        { ...at(e, 'id'), row: e.id, field: 'id' },
+        { ...at(e, 'id'), item: { kind: 'excerpt', id: excerptId(e) }, field: 'id' },
         `anchor "#${e.id}" on page ${source.page} is already used by "${other}"; rename this excerpt`,
       );
     anchors.set(key, excerptId(e));
@@ -56,16 +56,16 @@ const ANCHOR_MAX = 80;
 
 const codeNotesHaveAnchors: Check = (data, problems) => {
   for (const e of data.excerpts) {
-    const row = excerptId(e);
+    const item = { kind: 'excerpt', id: excerptId(e) } as const;
     if (e.note !== undefined && e.anchor === undefined)
       problems.add(
-        { ...at(e, 'note'), row, field: 'anchor' },
+        { ...at(e, 'note'), item, field: 'anchor' },
         'a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines ' +
           '(e.g. a chain prefix or a function name, never a whole statement), so anyone can re-find them at the pinned commit',
       );
     else if (e.anchor !== undefined && (e.anchor.length > ANCHOR_MAX || /\n/.test(e.anchor)))
       problems.add(
-        { ...at(e, 'anchor'), row, field: 'anchor' },
+        { ...at(e, 'anchor'), item, field: 'anchor' },
         `an anchor is one short token from the lines (an identifier or a string literal, at most ${ANCHOR_MAX} characters on one line), never a whole statement`,
       );
   }
@@ -88,7 +88,7 @@ export function anchorsInTheirLines(files: () => FileReader | undefined = pinned
     });
     const { failures } = verifyAnchors({ sources: data.sources, excerpts: held }, read);
     for (const { excerpt: e, reason } of failures)
-      problems.add({ ...at(e, 'anchor'), row: excerptId(e), field: 'anchor' }, reason);
+      problems.add({ ...at(e, 'anchor'), item: { kind: 'excerpt', id: excerptId(e) }, field: 'anchor' }, reason);
   };
 }
 

@@ -1,6 +1,6 @@
 // Figures (content/figures/<id>.yaml): every name a figure uses must exist, in the figure or in
-// the rest of the content. A figure's problems name its step (row), the step's lane (column) and
-// the field's full path.
+// the rest of the content. A figure's problems name its step (or stage, or edge), the step's
+// backend and the field's full path.
 import { PATHS } from '../collections.ts';
 import type { YamlPath } from '../errors.ts';
 import { excerptId } from '../../claims/syntax.ts';
@@ -11,11 +11,11 @@ const figureLanesNameKnownBackends: Check = (data, problems) => {
   for (const f of data.figures) {
     const seen = new Set<string>();
     f.lanes.forEach((lane, i) => {
-      const where = { ...inFigure(f, 'lanes', i, 'backend'), column: lane.backend, field: `lanes[${i}].backend` };
+      const where = { ...inFigure(f, 'lanes', i, 'backend'), backend: lane.backend, field: `lanes[${i}].backend` };
       if (!backends.has(lane.backend))
         problems.add(
           where,
-          `unknown backend "${lane.backend}" (backends: ${listOf(backends)}): a lane shows one column of ${PATHS.backends}`,
+          `unknown backend "${lane.backend}" (backends: ${listOf(backends)}): a lane shows one backend of ${PATHS.backends}`,
         );
       else if (seen.has(lane.backend))
         problems.add(where, `backend "${lane.backend}" has a lane already: one lane per backend`);
@@ -24,16 +24,17 @@ const figureLanesNameKnownBackends: Check = (data, problems) => {
   }
 };
 
-const figureRowsExist: Check = (data, problems) => {
-  const rows = new Set(data.axes.map((a) => a.id));
-  for (const f of data.figures)
-    f.rows.forEach((row, i) => {
-      if (!rows.has(row))
+const figureAxesExist: Check = (data, problems) => {
+  const axes = new Set(data.axes.map((a) => a.id));
+  for (const f of data.figures) {
+    f.axes.forEach((axis, i) => {
+      if (!axes.has(axis))
         problems.add(
-          { ...inFigure(f, 'rows', i), field: `rows[${i}]` },
-          `unknown row "${row}" (rows: ${listOf(rows)}): name an axis id of ${PATHS.axes}`,
+          { ...inFigure(f, 'axes', i), field: `axes[${i}]` },
+          `unknown axis "${axis}" (axes: ${listOf(axes)}): name an axis id of ${PATHS.axes}`,
         );
     });
+  }
 };
 
 const figureStepsAreUnique: Check = (data, problems) => {
@@ -43,7 +44,7 @@ const figureStepsAreUnique: Check = (data, problems) => {
       const first = seen.get(id);
       if (first)
         problems.add(
-          { ...inFigure(f, ...path), row: id, field },
+          { ...inFigure(f, ...path), item: { kind: path[0] === 'steps' ? 'step' : 'stage', id }, field },
           `id "${id}" is already the id of ${first} in this figure: ids must be unique; rename one`,
         );
       else seen.set(id, `${what} ${path[1] as number}`);
@@ -53,21 +54,21 @@ const figureStepsAreUnique: Check = (data, problems) => {
   }
 };
 
-const figureStepsNameTheirLaneAndStage: Check = (data, problems) => {
+const figureStepsNameTheirBackendAndStage: Check = (data, problems) => {
   for (const f of data.figures) {
     const lanes = new Set(f.lanes.map((l) => l.backend));
     const stages = new Set((f.stages ?? []).map((s) => s.id));
     f.steps.forEach((step, i) => {
       const where = (key: string) => ({
         ...inFigure(f, 'steps', i, key),
-        row: step.id,
-        column: step.lane,
+        item: { kind: 'step', id: step.id } as const,
+        backend: step.backend,
         field: `steps[${i}].${key}`,
       });
-      if (!lanes.has(step.lane))
+      if (!lanes.has(step.backend))
         problems.add(
-          where('lane'),
-          `no lane "${step.lane}" in this figure (lanes: ${listOf(lanes)}); add it under lanes: or fix the step's lane`,
+          where('backend'),
+          `no lane for backend "${step.backend}" in this figure (lanes: ${listOf(lanes)}); add it under lanes: or fix the step's backend`,
         );
       if (f.stages && step.stage === undefined)
         problems.add(
@@ -83,12 +84,16 @@ const figureStepsNameTheirLaneAndStage: Check = (data, problems) => {
 const figureEdgesJoinSteps: Check = (data, problems) => {
   for (const f of data.figures) {
     const steps = new Set(f.steps.map((s) => s.id));
-    const lanes = new Map(f.steps.map((s) => [s.id, s.lane]));
+    const lanes = new Map(f.steps.map((s) => [s.id, s.backend]));
     f.edges.forEach((edge, i) => {
       for (const end of ['from', 'to'] as const)
         if (!steps.has(edge[end]))
           problems.add(
-            { ...inFigure(f, 'edges', i, end), row: `${edge.from} -> ${edge.to}`, field: `edges[${i}].${end}` },
+            {
+              ...inFigure(f, 'edges', i, end),
+              item: { kind: 'edge', id: `${edge.from} -> ${edge.to}` },
+              field: `edges[${i}].${end}`,
+            },
             `no step "${edge[end]}" in this figure: an edge joins two step ids of this file`,
           );
       const from = lanes.get(edge.from),
@@ -97,11 +102,11 @@ const figureEdgesJoinSteps: Check = (data, problems) => {
         problems.add(
           {
             ...inFigure(f, 'edges', i, 'to'),
-            row: `${edge.from} -> ${edge.to}`,
-            column: from,
+            item: { kind: 'edge', id: `${edge.from} -> ${edge.to}` },
+            backend: from,
             field: `edges[${i}].to`,
           },
-          `the edge goes from lane "${from}" to lane "${to}": an edge joins two steps of one lane (the lanes are drawn apart)`,
+          `the edge goes from backend "${from}" to backend "${to}": an edge joins two steps of one lane (the lanes are drawn apart)`,
         );
     });
   }
@@ -110,15 +115,20 @@ const figureEdgesJoinSteps: Check = (data, problems) => {
 const figureCitesResolve: Check = (data, problems) => {
   const ids = new Set(data.excerpts.map(excerptId));
   for (const f of data.figures) {
-    const items: Array<{ list: 'stages' | 'steps'; i: number; id: string; lane?: string; cites?: string[] }> = [
+    const items: Array<{ list: 'stages' | 'steps'; i: number; id: string; backend?: string; cites?: string[] }> = [
       ...(f.stages ?? []).map((s, i) => ({ list: 'stages' as const, i, ...s })),
       ...f.steps.map((s, i) => ({ list: 'steps' as const, i, ...s })),
     ];
-    for (const { list, i, id: item, lane, cites } of items)
+    for (const { list, i, id: item, backend, cites } of items)
       (cites ?? []).forEach((id, j) => {
         if (!ids.has(id))
           problems.add(
-            { ...inFigure(f, list, i, 'cites', j), row: item, column: lane, field: `${list}[${i}].cites[${j}]` },
+            {
+              ...inFigure(f, list, i, 'cites', j),
+              item: { kind: list === 'steps' ? 'step' : 'stage', id: item },
+              backend,
+              field: `${list}[${i}].cites[${j}]`,
+            },
             `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`,
           );
       });
@@ -127,9 +137,9 @@ const figureCitesResolve: Check = (data, problems) => {
 
 export const checks = {
   figureLanesNameKnownBackends,
-  figureRowsExist,
+  figureAxesExist,
   figureStepsAreUnique,
-  figureStepsNameTheirLaneAndStage,
+  figureStepsNameTheirBackendAndStage,
   figureEdgesJoinSteps,
   figureCitesResolve,
 } satisfies Checks;

@@ -8,7 +8,7 @@ const sourcePagesExist: Check = (data, problems) => {
   for (const s of data.sources)
     if (!pages.has(s.page))
       problems.add(
-        { ...at(s, 'page'), row: s.id, field: 'page' },
+        { ...at(s, 'page'), item: { kind: 'source', id: s.id }, field: 'page' },
         `no page "${s.page}" in content/pages/: create content/pages/${s.page}.mdx or point page at an existing one`,
       );
 };
@@ -28,12 +28,12 @@ const readingPagesEmbedTheirExcerpts: Check = (data, problems) => {
         const found = page.embeds.filter((x) => x.id === id);
         if (found.length === 0)
           problems.add(
-            { file: page.file, line: 1, col: 1, row: id },
+            { file: page.file, line: 1, col: 1, item: { kind: 'excerpt', id } },
             `reading page of ${source.label} does not embed excerpt "${id}" (${e.file}): add <Excerpt id="${id}" /> where it belongs`,
           );
         for (const dup of found.slice(1))
           problems.add(
-            { file: page.file, line: dup.line, col: 1, row: id },
+            { file: page.file, line: dup.line, col: 1, item: { kind: 'excerpt', id } },
             `excerpt "${id}" is embedded again (first at line ${found[0]!.line}): embed each excerpt once`,
           );
       }
@@ -49,7 +49,7 @@ const excerptIdsAreNotHeadingIds: Check = (data, problems) => {
     const heading = page?.headings.find((h) => h.id === e.id);
     if (page && heading)
       problems.add(
-        { ...at(e, 'id'), row: e.id, field: 'id' },
+        { ...at(e, 'id'), item: { kind: 'excerpt', id: excerptId(e) }, field: 'id' },
         `excerpt id "${e.id}" is also the id of the heading at ${page.file}:${heading.line}; two elements would share #${e.id}: rename the excerpt`,
       );
   }

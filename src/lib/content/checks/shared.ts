@@ -1,7 +1,7 @@
 // What every concern's rules share: the rule's type, where a problem is, and how a list reads.
 import type { FigureEntry, Origin } from '../entries.ts';
 import type { ContentData } from '../collections.ts';
-import type { Problems, YamlPath } from '../errors.ts';
+import type { ItemKind, Problems, YamlPath } from '../errors.ts';
 
 /** One rule: reads the content, adds each problem it finds, located, saying what to do. */
 export type Check = (data: ContentData, problems: Problems) => void;
@@ -18,8 +18,7 @@ export const inFigure = (f: FigureEntry, ...path: YamlPath) => ({ file: f.file, 
 
 export function duplicates<T extends Origin & { id: string }>(
   list: T[],
-  kind: string,
-  key: 'row' | 'column',
+  kind: ItemKind,
   problems: Problems,
   idOf = (e: T) => e.id,
 ) {
@@ -28,7 +27,7 @@ export function duplicates<T extends Origin & { id: string }>(
     const first = seen.get(idOf(e));
     if (first && first.file === e.file)
       problems.add(
-        { ...at(e, 'id'), [key]: e.id, field: 'id' },
+        { ...at(e, 'id'), item: { kind, id: idOf(e) }, field: 'id' },
         `duplicate ${kind} id "${idOf(e)}" (also at index ${first.index}): ids must be unique; rename one`,
       );
     if (!first) seen.set(idOf(e), e);

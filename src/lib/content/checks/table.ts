@@ -6,35 +6,35 @@ import type { Problems } from '../errors.ts';
 import { excerptId } from '../../claims/syntax.ts';
 import { at, duplicates, listOf, type Check, type Checks } from './shared.ts';
 
-const uniqueBackendIds: Check = (data, problems) => duplicates(data.backends, 'backend', 'column', problems);
-const uniqueAxisIds: Check = (data, problems) => duplicates(data.axes, 'axis', 'row', problems);
+const uniqueBackendIds: Check = (data, problems) => duplicates(data.backends, 'backend', problems);
+const uniqueAxisIds: Check = (data, problems) => duplicates(data.axes, 'axis', problems);
 
 // Renames: an axis or a backend may list the ids it was published under (`formerly`). Each old id
 // keeps its links alive (a redirect page, an anchor on the page), so it must point at one entry only.
 type Renamable = Origin & { id: string; formerly?: string[] };
 
-function formerIdsAreFree<T extends Renamable>(list: T[], kind: string, key: 'row' | 'column', problems: Problems) {
+function formerIdsAreFree<T extends Renamable>(list: T[], kind: 'axis' | 'backend', problems: Problems) {
   const current = new Map(list.map((e) => [e.id, e]));
   for (const e of list)
     (e.formerly ?? []).forEach((old, i) => {
       const owner = current.get(old);
       if (owner)
         problems.add(
-          { ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
+          { ...at(e, 'formerly', i), item: { kind, id: e.id }, field: `formerly[${i}]` },
           `old id "${old}" is the id of ${owner === e ? 'this same' : 'the current'} ${kind}${owner === e ? '' : ` at index ${owner.index}`}: ` +
             `a link to "${old}" cannot lead to both; remove it from formerly (or rename that ${kind} instead)`,
         );
     });
 }
 
-function formerIdsClaimedOnce<T extends Renamable>(list: T[], kind: string, key: 'row' | 'column', problems: Problems) {
+function formerIdsClaimedOnce<T extends Renamable>(list: T[], kind: 'axis' | 'backend', problems: Problems) {
   const claimed = new Map<string, T>();
   for (const e of list)
     (e.formerly ?? []).forEach((old, i) => {
       const first = claimed.get(old);
       if (first)
         problems.add(
-          { ...at(e, 'formerly', i), [key]: e.id, field: `formerly[${i}]` },
+          { ...at(e, 'formerly', i), item: { kind, id: e.id }, field: `formerly[${i}]` },
           `old id "${old}" is already claimed by ${first === e ? 'this' : `${kind} "${first.id}" (index ${first.index})`}: ` +
             `an old link can only lead to one ${kind}; keep it on the ${kind} that really had that id`,
         );
@@ -42,20 +42,18 @@ function formerIdsClaimedOnce<T extends Renamable>(list: T[], kind: string, key:
     });
 }
 
-const formerAxisIdsAreFree: Check = (data, problems) => formerIdsAreFree(data.axes, 'axis', 'row', problems);
-const formerAxisIdsClaimedOnce: Check = (data, problems) => formerIdsClaimedOnce(data.axes, 'axis', 'row', problems);
-const formerBackendIdsAreFree: Check = (data, problems) =>
-  formerIdsAreFree(data.backends, 'backend', 'column', problems);
-const formerBackendIdsClaimedOnce: Check = (data, problems) =>
-  formerIdsClaimedOnce(data.backends, 'backend', 'column', problems);
+const formerAxisIdsAreFree: Check = (data, problems) => formerIdsAreFree(data.axes, 'axis', problems);
+const formerAxisIdsClaimedOnce: Check = (data, problems) => formerIdsClaimedOnce(data.axes, 'axis', problems);
+const formerBackendIdsAreFree: Check = (data, problems) => formerIdsAreFree(data.backends, 'backend', problems);
+const formerBackendIdsClaimedOnce: Check = (data, problems) => formerIdsClaimedOnce(data.backends, 'backend', problems);
 const cellsNameKnownBackends: Check = (data, problems) => {
   const backends = new Set(data.backends.map((b) => b.id));
   for (const axis of data.axes)
-    for (const column of Object.keys(axis.cells))
-      if (!backends.has(column))
+    for (const backend of Object.keys(axis.cells))
+      if (!backends.has(backend))
         problems.add(
-          { ...at(axis, 'cells', column), row: axis.id, column, field: 'cells' },
-          `unknown backend "${column}" (backends: ${listOf(backends)}); fix the key or add the backend to ${PATHS.backends}`,
+          { ...at(axis, 'cells', backend), item: { kind: 'axis' as const, id: axis.id }, backend, field: 'cells' },
+          `unknown backend "${backend}" (backends: ${listOf(backends)}); fix the key or add the backend to ${PATHS.backends}`,
         );
 };
 
@@ -64,19 +62,24 @@ const everyRowHasEveryCell: Check = (data, problems) => {
     for (const b of data.backends)
       if (!axis.cells[b.id])
         problems.add(
-          { ...at(axis, 'cells'), row: axis.id, column: b.id, field: 'cells' },
-          `missing cell: every row needs one cell per backend; add "${b.id}:" with answer and cites`,
+          { ...at(axis, 'cells'), item: { kind: 'axis' as const, id: axis.id }, backend: b.id, field: 'cells' },
+          `missing cell: every axis needs one cell per backend; add "${b.id}:" with answer and cites`,
         );
 };
 
 const citesResolve: Check = (data, problems) => {
   const ids = new Set(data.excerpts.map(excerptId));
   for (const axis of data.axes)
-    for (const [column, cell] of Object.entries(axis.cells))
+    for (const [backend, cell] of Object.entries(axis.cells))
       cell.cites.forEach((id, i) => {
         if (!ids.has(id))
           problems.add(
-            { ...at(axis, 'cells', column, 'cites', i), row: axis.id, column, field: `cites[${i}]` },
+            {
+              ...at(axis, 'cells', backend, 'cites', i),
+              item: { kind: 'axis' as const, id: axis.id },
+              backend,
+              field: `cites[${i}]`,
+            },
             `unknown excerpt id "${id}": cite "<source>/<excerpt>" with an id from content/excerpts/<source>.yaml`,
           );
       });
@@ -85,24 +88,29 @@ const citesResolve: Check = (data, problems) => {
 const measuredOnlyInRunColumns: Check = (data, problems) => {
   const backends = new Map(data.backends.map((b) => [b.id, b]));
   for (const axis of data.axes)
-    for (const [column, cell] of Object.entries(axis.cells))
-      if (cell.measure && backends.get(column)?.run === false)
+    for (const [backend, cell] of Object.entries(axis.cells))
+      if (cell.measure && backends.get(backend)?.run === false)
         problems.add(
-          { ...at(axis, 'cells', column, 'measure'), row: axis.id, column, field: 'measure' },
-          `measured cell in column "${column}", which was not run in this phase (backends.yaml: run: false); remove measure and cite sources instead`,
+          {
+            ...at(axis, 'cells', backend, 'measure'),
+            item: { kind: 'axis' as const, id: axis.id },
+            backend,
+            field: 'measure',
+          },
+          `measured cell of backend "${backend}", which was not run in this phase (backends.yaml: run: false); remove measure and cite sources instead`,
         );
 };
 
 const evidenceMatchesItsCell: Check = (data, problems) => {
   const evidence = new Map(data.evidence.map((e) => [e.id, e]));
   for (const axis of data.axes)
-    for (const [column, cell] of Object.entries(axis.cells)) {
+    for (const [backend, cell] of Object.entries(axis.cells)) {
       const id = cell.measure?.evidence;
       if (id === undefined) continue;
       const where = {
-        ...at(axis, 'cells', column, 'measure', 'evidence'),
-        row: axis.id,
-        column,
+        ...at(axis, 'cells', backend, 'measure', 'evidence'),
+        item: { kind: 'axis' as const, id: axis.id },
+        backend,
         field: 'measure.evidence',
       };
       const ev = evidence.get(id);
@@ -117,7 +125,7 @@ const evidenceMatchesItsCell: Check = (data, problems) => {
       if (ev.exercise !== cell.measure!.exercise)
         mismatch.push(`exercise ${ev.exercise} (cell: ${cell.measure!.exercise})`);
       if (ev.axis !== axis.id) mismatch.push(`axis "${ev.axis}" (cell: "${axis.id}")`);
-      if (ev.backend !== column) mismatch.push(`backend "${ev.backend}" (cell: "${column}")`);
+      if (ev.backend !== backend) mismatch.push(`backend "${ev.backend}" (cell: "${backend}")`);
       if (mismatch.length > 0)
         problems.add(where, `evidence "${ev.id}" (${ev.file}) does not match its cell: ${mismatch.join('; ')}`);
     }
@@ -128,7 +136,13 @@ const evidenceIsClaimed: Check = (data, problems) => {
   for (const ev of data.evidence)
     if (!claimed.has(ev.id))
       problems.add(
-        { file: ev.file, at: ['axis'], row: ev.axis, column: ev.backend, field: 'axis' },
+        {
+          file: ev.file,
+          at: ['axis'],
+          item: { kind: 'axis' as const, id: ev.axis },
+          backend: ev.backend,
+          field: 'axis',
+        },
         `evidence "${ev.id}" is not referenced by its cell: add "evidence: ${ev.id}" under that cell's measure in ${PATHS.axes}`,
       );
 };
