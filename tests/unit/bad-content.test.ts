@@ -18,6 +18,7 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
 import { ContentError, type Item, type Problem } from '../../src/lib/content/errors.ts';
 import { astroBuild } from '../support/astro-build.ts';
+import { findWarnings } from '../../tools/check-build-log.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'tests/fixtures/bad-content');
@@ -443,6 +444,51 @@ test('figure-valid/: a figure with cited and reading steps is accepted', async (
     [['fixture-figure', 3]],
   );
 });
+
+// Renamed keys (schemas.ts FIGURE_RENAMES): the old ones still read, each with a located deprecation
+// that is printed and fails nothing; content with the new names prints none.
+test("figure-old-keys/: rows: and a step's lane: still read as axes: and backend:, each with a located deprecation", async (t) => {
+  const warn = t.mock.method(console, 'warn', () => {});
+  const old = await loadContent(contentFor('figure-old-keys'));
+  const printed = warn.mock.calls.map((c) => String(c.arguments[0]));
+  warn.mock.resetCalls();
+  const valid = await loadContent(contentFor('figure-valid'));
+  assert.deepEqual(warn.mock.calls, [], 'the new names print nothing');
+  const shape = (f: (typeof old.figures)[number]) => ({ axes: f.axes, steps: f.steps });
+  assert.deepEqual(old.figures.map(shape), valid.figures.map(shape), 'read as if written with the new names');
+  const file = 'figures/fixture-figure.yaml';
+  assert.deepEqual(
+    printed.map((l) => l.replace(/^.*?content\//, '')),
+    [
+      `${file}:5:1: field "rows": \`rows\` is now \`axes\` (deprecated, still read): rename the key`,
+      `${file}:11:5: step "fixture-first", field "steps[0].lane": \`lane\` is now \`backend\` (deprecated, still read): rename the key`,
+      `${file}:19:5: step "fixture-other", field "steps[2].lane": \`lane\` is now \`backend\` (deprecated, still read): rename the key`,
+    ],
+  );
+  assert.deepEqual(findWarnings(printed.join('\n')), [], 'the build-log gate does not count a deprecation');
+});
+
+test('astro build: old figure keys build, the deprecation printed and no warning for the build-log gate', () => {
+  const { status, output } = astroBuildCases('figure-old-keys');
+  assert.equal(status, 0, `the build succeeds:\n${output}`);
+  assert.match(
+    output,
+    /figures\/fixture-figure\.yaml:5:1: field "rows": `rows` is now `axes` \(deprecated, still read\)/,
+  );
+  assert.match(
+    output,
+    /figures\/fixture-figure\.yaml:11:5: step "fixture-first", field "steps\[0\]\.lane": `lane` is now `backend`/,
+  );
+  assert.deepEqual(findWarnings(output), [], 'tools/check-build-log.ts passes the log');
+});
+
+test('figure-old-keys/: a problem in an old key is located at the key as written', () =>
+  assertProblem('figure-old-keys-unknown-axis', {
+    file: 'figures/fixture-figure.yaml',
+    line: 3,
+    field: 'rows[0]',
+    problem: /unknown axis "fixture-no-such-axis"/,
+  }));
 
 test('figure: an unknown cited id names file:line, the step, its backend and steps[i].cites[j]', () =>
   assertProblem('figure-unknown-cite', {

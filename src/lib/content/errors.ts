@@ -88,17 +88,32 @@ export interface Seek {
  */
 export type Locator = (file: string, path: YamlPath, seek?: Seek) => { line: number; col: number } | undefined;
 
-/** Collects problems; `throwIfAny` ends a validation pass. `at` is resolved to a line by the locator. */
+/**
+ * Collects problems; `throwIfAny` ends a validation pass. `at` is resolved to a line by the locator.
+ * A deprecation (an old name still read) is no problem: it is printed at once, located, through
+ * `warn`, and kept in `deprecations`; it does not fail the pass.
+ */
 export class Problems {
   readonly list: Problem[] = [];
+  readonly deprecations: Problem[] = [];
   readonly locate: Locator;
-  constructor(locate: Locator = () => undefined) {
+  readonly warn: (line: string) => void;
+  constructor(locate: Locator = () => undefined, warn: (line: string) => void = (line) => console.warn(line)) {
     this.locate = locate;
+    this.warn = warn;
   }
-  add(where: Where & { at?: YamlPath; seek?: Seek }, problem: string): void {
+  #located(where: Where & { at?: YamlPath; seek?: Seek }, problem: string): Problem {
     const { at, seek, ...rest } = where;
     const pos = at !== undefined && rest.line === undefined ? this.locate(rest.file, at, seek) : undefined;
-    this.list.push({ ...rest, ...pos, problem });
+    return { ...rest, ...pos, problem };
+  }
+  add(where: Where & { at?: YamlPath; seek?: Seek }, problem: string): void {
+    this.list.push(this.#located(where, problem));
+  }
+  deprecated(where: Where & { at?: YamlPath; seek?: Seek }, problem: string): void {
+    const p = this.#located(where, problem);
+    this.deprecations.push(p);
+    this.warn(describe(p));
   }
   addAll(problems: Iterable<Problem>): void {
     for (const p of problems) this.list.push(p);

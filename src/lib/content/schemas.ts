@@ -2,6 +2,7 @@
 // the build and the scripts all validate with the same rules.
 import { z } from 'astro/zod';
 import { wordCount } from './words.ts';
+import type { YamlPath } from './errors.ts';
 
 const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const kebabId = z.string().regex(kebab, 'must be kebab-case: lower-case letters, digits and single hyphens');
@@ -212,7 +213,7 @@ export const figureLaneSchema = z.strictObject({
 export const figureStepSchema = z
   .strictObject({
     id: kebabId,
-    /** The backend whose lane holds the step. */
+    /** The backend whose lane holds the step (formerly `lane:`, still read: FIGURE_RENAMES). */
     backend: kebabId,
     /** The stage it belongs to, when the figure has stages: its band across every lane. */
     stage: kebabId.optional(),
@@ -228,17 +229,68 @@ export const figureEdgeSchema = z.strictObject({
   label: z.string().min(1).max(24, 'an edge label is one or two words; put claims in a step').optional(),
 });
 
-export const figureSchema = z.strictObject({
+/**
+ * Figure keys renamed to the names of docs/names.md. Content written with an old key still reads
+ * (the key is taken as its new name, and the figure's `renamed` lists where); checks/figures.ts
+ * prints a located deprecation for each.
+ */
+export const FIGURE_RENAMES = {
+  /** At the figure's top level. */
+  figure: { rows: 'axes' },
+  /** In each of `steps`. */
+  step: { lane: 'backend' },
+} as const;
+
+/** An old key read under its new name: where it is written (a path in the file), and both names. */
+const renamedKey = z.strictObject({
+  path: z.array(z.union([z.string(), z.number()])),
+  old: z.string(),
+  now: z.string(),
+});
+export type RenamedKey = z.infer<typeof renamedKey>;
+
+type Plain = Record<string, unknown>;
+const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A copy of an object with each old key that has no new key beside it under its new name. */
+function renameKeys(value: Plain, renames: Readonly<Record<string, string>>, at: YamlPath, out: RenamedKey[]): Plain {
+  const copy: Plain = { ...value };
+  for (const [old, now] of Object.entries(renames))
+    if (old in copy && !(now in copy)) {
+      copy[now] = copy[old];
+      delete copy[old];
+      out.push({ path: [...at, old], old, now });
+    }
+  return copy;
+}
+
+/** The figure as written, old keys under their new names and listed in `renamed` (set here only). */
+function renameFigureKeys(value: unknown): unknown {
+  if (!isPlain(value) || 'renamed' in value) return value;
+  const renamed: RenamedKey[] = [];
+  const figure = renameKeys(value, FIGURE_RENAMES.figure, [], renamed);
+  if (Array.isArray(figure.steps))
+    figure.steps = figure.steps.map((step, i) =>
+      isPlain(step) ? renameKeys(step, FIGURE_RENAMES.step, ['steps', i], renamed) : step,
+    );
+  return { ...figure, renamed };
+}
+
+const figureObject = z.strictObject({
   title: z.string().min(1),
   /** Says what the figure shows (inline Markdown); the steps carry the claims. */
   caption: z.string().min(1),
-  /** The axes (ids) whose pages show this figure. */
+  /** The axes (ids) whose pages show this figure (formerly `rows:`, still read: FIGURE_RENAMES). */
   axes: z.array(kebabId).default([]),
   stages: z.array(figureStageSchema).min(1, 'list the stages, or leave stages out').optional(),
   lanes: z.array(figureLaneSchema).min(1, 'a figure needs at least one lane'),
   steps: z.array(figureStepSchema).min(1, 'a figure needs at least one step'),
   edges: z.array(figureEdgeSchema).default([]),
+  /** Set by the reader, never written: the old keys this file used (FIGURE_RENAMES). */
+  renamed: z.array(renamedKey),
 });
+
+export const figureSchema = z.preprocess(renameFigureKeys, figureObject);
 
 export type Site = z.infer<typeof siteSchema>;
 export type Source = z.infer<typeof sourceSchema>;

@@ -1,8 +1,10 @@
 // Figures (content/figures/<id>.yaml): every name a figure uses must exist, in the figure or in
 // the rest of the content. A figure's problems name its step (or stage, or edge), the step's
-// backend and the field's full path.
+// backend and the field's full path. Keys renamed (schemas.ts FIGURE_RENAMES) are still read, each
+// with a located deprecation (printed; it does not fail the build).
 import { PATHS } from '../collections.ts';
-import type { YamlPath } from '../errors.ts';
+import { fieldName, type YamlPath } from '../errors.ts';
+import type { FigureEntry } from '../entries.ts';
 import { excerptId } from '../../claims/syntax.ts';
 import { inFigure, listOf, type Check, type Checks } from './shared.ts';
 
@@ -24,17 +26,35 @@ const figureLanesNameKnownBackends: Check = (data, problems) => {
   }
 };
 
+/** The key a figure wrote a renamed field under at `path`: the old one when it used that. */
+const writtenKey = (f: FigureEntry, path: YamlPath, now: string): string =>
+  f.renamed.find((r) => r.now === now && r.path.length === path.length + 1 && path.every((k, i) => r.path[i] === k))
+    ?.old ?? now;
+
 const figureAxesExist: Check = (data, problems) => {
   const axes = new Set(data.axes.map((a) => a.id));
   for (const f of data.figures) {
+    const key = writtenKey(f, [], 'axes');
     f.axes.forEach((axis, i) => {
       if (!axes.has(axis))
         problems.add(
-          { ...inFigure(f, 'axes', i), field: `axes[${i}]` },
+          { ...inFigure(f, key, i), field: `${key}[${i}]` },
           `unknown axis "${axis}" (axes: ${listOf(axes)}): name an axis id of ${PATHS.axes}`,
         );
     });
   }
+};
+
+/** Old keys still read (FIGURE_RENAMES): each one where it is written, with its new name. */
+const figureOldKeysAreDeprecated: Check = (data, problems) => {
+  for (const f of data.figures)
+    for (const { path, old, now } of f.renamed) {
+      const step = path[0] === 'steps' ? f.steps[path[1] as number] : undefined;
+      problems.deprecated(
+        { ...inFigure(f, ...path), ...(step && { item: { kind: 'step', id: step.id } }), field: fieldName(path) },
+        `\`${old}\` is now \`${now}\` (deprecated, still read): rename the key`,
+      );
+    }
 };
 
 const figureStepsAreUnique: Check = (data, problems) => {
@@ -65,9 +85,10 @@ const figureStepsNameTheirBackendAndStage: Check = (data, problems) => {
         backend: step.backend,
         field: `steps[${i}].${key}`,
       });
+      const backendKey = writtenKey(f, ['steps', i], 'backend');
       if (!lanes.has(step.backend))
         problems.add(
-          where('backend'),
+          where(backendKey),
           `no lane for backend "${step.backend}" in this figure (lanes: ${listOf(lanes)}); add it under lanes: or fix the step's backend`,
         );
       if (f.stages && step.stage === undefined)
@@ -138,6 +159,7 @@ const figureCitesResolve: Check = (data, problems) => {
 export const checks = {
   figureLanesNameKnownBackends,
   figureAxesExist,
+  figureOldKeysAreDeprecated,
   figureStepsAreUnique,
   figureStepsNameTheirBackendAndStage,
   figureEdgesJoinSteps,
