@@ -328,9 +328,11 @@ test('each row has its own page: title, description from the summary, a section 
 
 test('the table as JSON and CSV, with provenance and links that carry the base', () => {
   const json = JSON.parse(read('comparison.json')) as {
+    version: number;
     backends: Array<{ id: string }>;
     counts: Record<string, number>;
-    rows: Array<{
+    rows: unknown;
+    axes: Array<{
       id: string;
       url: string;
       page: string;
@@ -353,12 +355,15 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
     model.backends.map((b) => b.id),
   );
   assert.deepEqual(
-    json.rows.map((r) => r.id),
+    json.axes.map((r) => r.id),
     model.axes.map((r) => r.id),
   );
+  // Version 2 names the list axes; version 1's rows is still there, the same list.
+  assert.equal(json.version, 2);
+  assert.deepEqual(json.rows, json.axes, 'rows, the deprecated name, holds the same list as axes');
   assert.deepEqual(json.counts, model.counts);
   for (const row of model.axes) {
-    const j = json.rows.find((r) => r.id === row.id)!;
+    const j = json.axes.find((r) => r.id === row.id)!;
     assert.equal(j.url, siteRoot + routes.axisFragment(row.id));
     assert.equal(j.page, siteRoot + routes.axisPage(row.id));
     assert.equal(j.preview, siteRoot + routes.axisPreview(row.id));

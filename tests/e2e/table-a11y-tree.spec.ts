@@ -29,7 +29,7 @@ interface Cell {
 }
 interface Model {
   backends: { id: string; name: string; run: boolean }[];
-  rows: { id: string; question: string; url: string; page: string; cells: Record<string, Cell> }[];
+  axes: { id: string; question: string; url: string; page: string; cells: Record<string, Cell> }[];
 }
 
 /** The model the site was built from, as the site publishes it. */
@@ -147,7 +147,7 @@ const path = (u: string) => {
  * badge (the disclosure's button).
  */
 function expectedStops(model: Model, js: boolean): string[] {
-  return model.rows.flatMap((row) => [
+  return model.axes.flatMap((row) => [
     `link ${path(row.url)}`,
     `link ${path(row.page)}`,
     ...(js ? [`copy button #${row.id}`] : []),
@@ -245,10 +245,10 @@ for (const setup of SETUPS) {
         const problems: string[] = [];
 
         const rowIds = await page.locator('table.comparison tbody tr').evaluateAll((trs) => trs.map((tr) => tr.id));
-        expect(rowIds, 'rows in the table, in model order').toEqual(model.rows.map((r) => r.id));
+        expect(rowIds, 'rows in the table, in model order').toEqual(model.axes.map((r) => r.id));
         const rowHeaders = await axNames(cdp, 'table.comparison tbody th');
-        expect(rowHeaders, 'one row header per row').toHaveLength(model.rows.length);
-        model.rows.forEach((row, i) => {
+        expect(rowHeaders, 'one row header per row').toHaveLength(model.axes.length);
+        model.axes.forEach((row, i) => {
           const found = rowHeaders[i]!;
           if (found.role !== 'rowheader' || found.ignored || found.name !== row.question) {
             problems.push(
@@ -271,7 +271,7 @@ for (const setup of SETUPS) {
         expect.soft(problems, "header names in Chromium's accessibility tree").toEqual([]);
 
         // The same, as Playwright's ARIA snapshot shows it (attached to the report; the README quotes one row).
-        const first = model.rows[0]!;
+        const first = model.axes[0]!;
         await test.info().attach(`aria-snapshot-${first.id}.yml`, {
           body: await page.locator(`tr#${first.id}`).ariaSnapshot(),
           contentType: 'text/yaml',
@@ -297,7 +297,7 @@ for (const setup of SETUPS) {
           }
         };
         for (const provenance of ['cited', 'to-measure', 'measured'] as const) {
-          const row = model.rows.find((r) => Object.values(r.cells).some((c) => c.provenance === provenance));
+          const row = model.axes.find((r) => Object.values(r.cells).some((c) => c.provenance === provenance));
           if (!row) {
             test.info().annotations.push({ type: 'no cell', description: `no ${provenance} cell in the content yet` });
             continue;
@@ -375,7 +375,7 @@ for (const setup of SETUPS) {
 
       await test.step('an open "Details" puts its citations, cell link and copy button next in Tab order', async () => {
         const row =
-          model.rows.find((r) => Object.values(r.cells).some((c) => c.provenance === 'to-measure')) ?? model.rows[0]!;
+          model.axes.find((r) => Object.values(r.cells).some((c) => c.provenance === 'to-measure')) ?? model.axes[0]!;
         const backend = model.backends.find((b) => row.cells[b.id]!.provenance === 'to-measure') ?? model.backends[0]!;
         const cell = row.cells[backend.id]!;
         const summary = page.locator(`td#${new URL(cell.url).hash.slice(1)} summary`);

@@ -170,15 +170,15 @@ test('a new column and a new row are content only: they show everywhere the tabl
   // The data exports.
   const json = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')) as {
     backends: Extra[];
-    rows: Array<{ id: string; cells: Record<string, unknown> }>;
+    axes: Array<{ id: string; cells: Record<string, unknown> }>;
   };
   assert.ok(json.backends.some((b) => b.id === NEW_COLUMN));
   assert.ok(
-    json.rows.every((r) => NEW_COLUMN in r.cells),
+    json.axes.every((r) => NEW_COLUMN in r.cells),
     'every JSON axis has the new backend',
   );
   assert.deepEqual(
-    Object.keys(json.rows.find((r) => r.id === NEW_ROW)!.cells),
+    Object.keys(json.axes.find((r) => r.id === NEW_ROW)!.cells),
     model.backends.map((b) => b.id),
   );
   const csv = readFileSync(join(out, 'comparison.csv'), 'utf8').trimEnd().split('\r\n');

@@ -7,6 +7,7 @@ import { ContentError, type Item } from '../../src/lib/content/errors.ts';
 import { AstroError } from 'astro/errors';
 import { resolve } from 'node:path';
 import { loadTable } from '../../src/lib/content/load.ts';
+import { toJSON } from '../../src/lib/view/export.ts';
 import { CHECKS, buildComparison, type Check } from '../../src/lib/content/checks/index.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 
@@ -442,6 +443,19 @@ test('the real content builds, one cell per axis and backend', async () => {
       model.backends.map((b) => b.id),
       axis.id,
     );
+});
+
+test('the JSON export: version 2 names the list axes; rows, its version 1 name, is the same list', async () => {
+  const model = await loadTable('content');
+  const json = toJSON(model, 'https://example.dev/base/');
+  assert.equal(json.version, 2);
+  assert.deepEqual(
+    json.axes.map((a) => a.id),
+    model.axes.map((a) => a.id),
+  );
+  assert.equal(json.rows, json.axes, 'rows is the same list');
+  assert.match(json.deprecated.rows, /read axes/);
+  assert.equal(json.axes[0]!.page, `https://example.dev/base/rows/${model.axes[0]!.id}/`, 'the URL keeps rows/');
 });
 
 // Facts that must never change silently: named here on purpose.

@@ -12,6 +12,12 @@ const cite = (siteRoot: string) => (c: CellModel['cites'][number]) => ({
   upstream: c.upstream,
 });
 
+/**
+ * The JSON export's format version: 2 names the table's questions `axes`; `rows`, version 1's
+ * name, is the same list, kept so that readers of version 1 keep working (docs/names.md).
+ */
+export const JSON_VERSION = 2;
+
 export function toJSON(model: TableModel, siteRoot: string) {
   const axes = model.axes.map((axis) => ({
     id: axis.id,
@@ -40,6 +46,7 @@ export function toJSON(model: TableModel, siteRoot: string) {
     ),
   }));
   return {
+    version: JSON_VERSION,
     title: model.site.title,
     asOf: model.site.asOf,
     backends: model.backends.map((b) => ({
@@ -50,7 +57,10 @@ export function toJSON(model: TableModel, siteRoot: string) {
       status: b.status,
     })),
     counts: model.counts,
+    axes,
+    /** Deprecated: the same list as `axes`, under version 1's name. */
     rows: axes,
+    deprecated: { rows: 'the same list as axes, kept for readers of version 1; read axes' },
   };
 }
 
