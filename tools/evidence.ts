@@ -3,7 +3,7 @@
 // `measure.evidence` on each matching cell of <content>/comparison/axes.yaml. It checks first
 // and writes nothing unless every cell of the capture passes (tools/lib/evidence-kit.ts), then
 // loads the whole content as the build does, and undoes its writes if that fails.
-// Exit 0 when added, 1 when refused (each problem located: file:line:column, row, column, field),
+// Exit 0 when added, 1 when refused (each problem located: file:line:column, axis, backend, field),
 // 2 on a usage error.
 import { ContentError, describe } from '../src/lib/content/errors.ts';
 import { resolve } from 'node:path';

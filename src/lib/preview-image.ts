@@ -1,5 +1,5 @@
 // Link-preview images (Open Graph / Twitter cards), 1200x630 PNG, drawn at build time from the
-// table model and nothing else: a row's question, and per backend its short answer and its
+// table model and nothing else: an axis's question, and per backend its short answer and its
 // provenance in words; the home page's title, the backends and the cell counts. satori lays the card out as
 // SVG, resvg rasterises it. The font is DejaVu Sans from an npm package (@fontsource/dejavu-sans,
 // latin subset, .woff: satori reads ttf/otf/woff, not woff2), so every build draws the same pixels
@@ -73,15 +73,15 @@ function frame(top: string, ...body: Node[]): Node {
 const PAD_X = 56;
 const PAD_Y = 40;
 
-export function rowCard(row: AxisModel, model: TableModel): Node {
+export function axisCard(axis: AxisModel, model: TableModel): Node {
   return frame(
     `${model.site.shortTitle} · one row, as of Kubernetes ${model.site.asOf}`,
-    h('div', { fontSize: 52, fontWeight: 700, lineHeight: 1.15, marginBottom: 26, ...clamp(2) }, row.question),
+    h('div', { fontSize: 52, fontWeight: 700, lineHeight: 1.15, marginBottom: 26, ...clamp(2) }, axis.question),
     // Per backend, what the table shows at a glance: its short answer and its badge.
     h(
       'div',
       { gap: 20, flexGrow: 1 },
-      ...row.cells.map((cell) =>
+      ...axis.cells.map((cell) =>
         h(
           'div',
           {

@@ -13,10 +13,10 @@ export function provenanceWords(cell: AxisModel['cells'][number]): string {
 export const shortWords = (cell: AxisModel['cells'][number]): string =>
   `${cell.provenance === 'to-measure' ? 'Expected: ' : ''}${plainText(cell.shortHtml)}`;
 
-/** Alt text for a row's card: everything it shows, as words. */
-export const rowAlt = (row: AxisModel): string =>
-  `${row.question}. ` +
-  row.cells
+/** Alt text for an axis's card: everything it shows, as words. */
+export const axisAlt = (axis: AxisModel): string =>
+  `${axis.question}. ` +
+  axis.cells
     .map(
       (c) =>
         `${c.backend.name} (${c.backend.run ? 'run in this phase' : 'read, not run'}): ${shortWords(c)} ${provenanceWords(c)}.`,

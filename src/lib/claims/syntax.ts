@@ -20,19 +20,19 @@ export const citeIds = (node: TextDirective): string[] => toString(node).split(/
 
 /** An excerpt's full id, "<source>/<excerpt>": how cells, figures and `:cite[...]` name it. */
 export const excerptId = (e: { source: string; id: string }): string => `${e.source}/${e.id}`;
-/** A row of the table, cited: "row/<row>". */
-export const rowCiteId = (row: string): string => `row/${row}`;
+/** An axis, cited: "row/<axis>" (the published id form, kept in content). */
+export const axisCiteId = (axis: string): string => `row/${axis}`;
 /** A capture, cited: "evidence/<id>". */
 export const evidenceCiteId = (id: string): string => `evidence/${id}`;
 
 export interface CiteTarget {
   id: string;
-  kind: 'excerpt' | 'row' | 'evidence';
+  kind: 'excerpt' | 'axis' | 'evidence';
   /** Site path from the root ("/keps/kep-265/#x"); rehype-base-links adds the deploy base. */
   href: string;
   /** The source's label ("KEP-265"), "table" or "evidence". */
   label: string;
-  /** What the link shows: the source and its lines ("KEP-265 L98–102"), the row ("drain row"), "evidence". */
+  /** What the link shows: the source and its lines ("KEP-265 L98–102"), the axis ("drain row"), "evidence". */
   text: string;
   /** The rest of its accessible name, shown in print only: the file (", pkg/proxy/topology.go"), ": <question>". */
   detail: string;

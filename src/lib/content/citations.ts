@@ -10,7 +10,7 @@ import { readCollection, PATHS, type ContentData } from './collections.ts';
 import { plainRender } from './inline.ts';
 import { routes } from '../routes.ts';
 import { citeText } from '../claims/cite-text.ts';
-import { excerptId, rowCiteId, evidenceCiteId, type CiteResolver, type CiteTarget } from '../claims/syntax.ts';
+import { excerptId, axisCiteId, evidenceCiteId, type CiteResolver, type CiteTarget } from '../claims/syntax.ts';
 
 type Citable = Pick<ContentData, 'sources' | 'excerpts' | 'axes' | 'evidence'>;
 
@@ -32,9 +32,9 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
     });
   }
   for (const axis of data.axes)
-    targets.set(rowCiteId(axis.id), {
-      id: rowCiteId(axis.id),
-      kind: 'row',
+    targets.set(axisCiteId(axis.id), {
+      id: axisCiteId(axis.id),
+      kind: 'axis',
       href: `/${routes.axisFragment(axis.id)}`,
       label: 'table',
       text: `${axis.id.replace(/-/g, ' ')} row`,

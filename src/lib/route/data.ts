@@ -15,14 +15,18 @@ import {
 } from '../view/model.ts';
 import { routes } from '../routes.ts';
 import { plainText } from '../markdown.ts';
-import { homeAlt, rowAlt } from '../preview-text.ts';
+import { homeAlt, axisAlt } from '../preview-text.ts';
 import { url } from '../url.ts';
 import { getFigures, type FigureView } from '../figures/index.ts';
 
 /** What a route is, as its page file knows it. */
 export type RouteSpec =
   | { kind: 'page'; page: PageModel; headings: MarkdownHeading[] }
-  | { kind: 'row'; row: AxisModel; /** Set at an old id's path: the page redirects to the row. */ movedFrom?: string }
+  | {
+      kind: 'axis';
+      axis: AxisModel;
+      /** Set at an old id's path: the page redirects to the axis. */ movedFrom?: string;
+    }
   | { kind: 'evidence'; evidence: EvidenceEntry }
   | { kind: 'search' }
   | { kind: 'not-found' };
@@ -53,7 +57,7 @@ export interface RouteData {
   /** The <title>: the site's title on home, else "<title> · <short title>". */
   fullTitle: string;
   description: string;
-  /** Absolute URL of this page (or, for a moved row, of where it moved). */
+  /** Absolute URL of this page (or, for a moved axis, of where it moved). */
   canonical: string;
   ogType: 'website' | 'article';
   noindex: boolean;
@@ -70,7 +74,7 @@ export interface RouteData {
   next?: Link;
   /**
    * The figures this route shows: on a page, every figure an MDX <Figure id="…" /> may embed; on a
-   * row's page, the figures that explain the row (content: rows). Each is drawn inline.
+   * axis's page, the figures that explain the axis (content: axes). Each is drawn inline.
    */
   figures: FigureView[];
   /** On a source page, each source it reads and its pin (content: sources.yaml, `page`). */
@@ -104,14 +108,14 @@ function place(model: TableModel, spec: RouteSpec): Place {
         ...(home && { image: { path: routes.homePreview, alt: homeAlt(model) } }),
       };
     }
-    case 'row': {
-      const { row, movedFrom } = spec;
+    case 'axis': {
+      const { axis, movedFrom } = spec;
       return {
-        path: routes.axisPage(row.id),
-        title: row.question,
-        description: plainText(row.summaryHtml),
+        path: routes.axisPage(axis.id),
+        title: axis.question,
+        description: plainText(axis.summaryHtml),
         section: TABLE_SECTION,
-        image: { path: routes.axisPreview(row.id), alt: rowAlt(row) },
+        image: { path: routes.axisPreview(axis.id), alt: axisAlt(axis) },
         ...(movedFrom !== undefined && { moved: true, noindex: true }),
       };
     }
@@ -147,8 +151,8 @@ function place(model: TableModel, spec: RouteSpec): Place {
 
 async function placedFigures(spec: RouteSpec): Promise<FigureView[]> {
   if (spec.kind === 'page') return getFigures();
-  if (spec.kind === 'row' && spec.movedFrom === undefined)
-    return (await getFigures()).filter((f) => f.axes.includes(spec.row.id));
+  if (spec.kind === 'axis' && spec.movedFrom === undefined)
+    return (await getFigures()).filter((f) => f.axes.includes(spec.axis.id));
   return [];
 }
 

@@ -18,16 +18,16 @@ export type { BackendEntry, EvidenceEntry, SourceEntry } from '../content/entrie
 export { SEARCH_SECTION, TABLE_SECTION, type PageModel, type NavItem } from '../content/pages.ts';
 
 /**
- * Every element id a cell answers to besides its own: each pairing of the row's and the backend's
+ * Every element id a cell answers to besides its own: each pairing of the axis's and the backend's
  * current and former ids, so a cell link shared before a rename still lands on the cell.
  */
 export function formerCellIds(
-  row: Pick<AxisModel, 'id' | 'formerly'>,
+  axis: Pick<AxisModel, 'id' | 'formerly'>,
   backend: Pick<BackendEntry, 'id' | 'formerly'>,
 ): string[] {
-  const rows = [row.id, ...row.formerly];
+  const axes = [axis.id, ...axis.formerly];
   const backends = [backend.id, ...(backend.formerly ?? [])];
-  return rows.flatMap((r) => backends.map((b) => routes.cellId(r, b))).slice(1);
+  return axes.flatMap((a) => backends.map((b) => routes.cellId(a, b))).slice(1);
 }
 
 export const PROVENANCE_LABEL: Record<Provenance, string> = {

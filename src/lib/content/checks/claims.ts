@@ -6,7 +6,7 @@ import { LINK, scanInline, type Sentence, type TokenAt, type UnmarkedAt } from '
 import { routes } from '../../routes.ts';
 import { citeTargets } from '../citations.ts';
 import { linesText } from '../../claims/cite-text.ts';
-import { excerptId, rowCiteId, evidenceCiteId } from '../../claims/syntax.ts';
+import { excerptId, axisCiteId, evidenceCiteId } from '../../claims/syntax.ts';
 import { carries } from '../tokens.ts';
 import { sayUnread, upstreamPath, type LinesReader } from '../upstream.ts';
 import { fileText, pinnedLines, type TextReader } from './disk.ts';
@@ -144,7 +144,7 @@ function citationTexts(
       ...Object.values(axis.cells).flatMap((c) => c.cites),
       ...scanInline(axis.summary).cites.map((c) => c.id),
     ];
-    texts.set(rowCiteId(axis.id), ids.map((id) => texts.get(id) ?? '').join('\n'));
+    texts.set(axisCiteId(axis.id), ids.map((id) => texts.get(id) ?? '').join('\n'));
   }
   for (const ev of data.evidence) texts.set(evidenceCiteId(ev.id), JSON.stringify(ev));
   // A page that reproduces a text verbatim (claims: false, the exercise) is cited by a link to it.
