@@ -3,7 +3,7 @@
 // deploy build start), each paired with one of a bare Astro project, after one pair not counted,
 // against their budget; then builds the site into .bench/ (never dist/), loads
 // every page cold in Chromium and reports what it
-// downloads, runs Lighthouse on the table page and a row page (mobile and desktop presets, medians
+// downloads, runs Lighthouse on the table page and an axis page (mobile and desktop presets, medians
 // of --lighthouse-runs; 0 skips it), checks the budgets, then rebuilds with the table grown to
 // synthetic sizes to show how build time and the table page's weight grow. Progress goes to stderr; the
 // Markdown report to
@@ -134,8 +134,8 @@ interface BuildTime {
 /**
  * `npm run build` (astro build, which runs Pagefind in its astro:build:done hook) into .bench/out-<label>,
  * with a build cache of its own, emptied first: every bench run times the same work (the synthetic
- * rows' preview images and figure layouts made afresh; the real ones read from the repository). With
- * the shared cache, a second run found the first run's images and timed the 600-row build at a sixth.
+ * axes' preview images and figure layouts made afresh; the real ones read from the repository). With
+ * the shared cache, a second run found the first run's images and timed the 600-axis build at a sixth.
  */
 async function build(label: string, contentDir: string): Promise<{ outDir: string; times: BuildTime }> {
   const outDir = join(benchDir, `out-${label}`);
@@ -316,7 +316,7 @@ const axisIds = async (contentDir: string) => (await loadContent(contentDir)).ax
 
 /**
  * Builds one content folder and measures it: every page, or only the table page; with
- * `lighthouse` runs, Lighthouse on the table page and the first row's page too.
+ * `lighthouse` runs, Lighthouse on the table page and the first axis's page too.
  */
 async function benchSite(browser: Browser, label: string, contentDir: string, allPages: boolean, lighthouse = 0) {
   const { outDir, times } = await buildRuns(label, contentDir);
@@ -355,7 +355,7 @@ async function benchSite(browser: Browser, label: string, contentDir: string, al
     );
     return {
       label,
-      rows: table.noJs.expected.length,
+      axes: table.noJs.expected.length,
       pageCount: paths.length,
       times,
       pages,
@@ -436,7 +436,7 @@ async function main() {
       const t = s.pages.find((p) => p.path === TABLE_PATH)!;
       const first = firstRenderGzip(t);
       return [
-        s.rows,
+        s.axes,
         s.pageCount,
         timeCell(s.times.map((x) => x.astro)),
         timeCell(s.times.map((x) => x.cpu)),
@@ -521,7 +521,7 @@ async function main() {
       '',
       '### Build time and table size as the table grows',
       '',
-      'Rows beyond the real six are synthetic (`bench-axis-NNNN`, filler text the length of the real cells, real',
+      'Axes beyond the real six are synthetic (`bench-axis-NNNN`, filler text the length of the real cells, real',
       'cites), generated into `.bench/` and never committed.',
       '',
       markdownTable(
@@ -544,7 +544,7 @@ async function main() {
       "Marginal gzip bytes of each part: the page's gzip size minus that of the page without the part (parts",
       'overlap, so they do not add up).',
       '',
-      markdownTable(['part', ...sites.map((x) => `${x.rows} axes`)], partRows),
+      markdownTable(['part', ...sites.map((x) => `${x.axes} axes`)], partRows),
       '',
     ].join('\n');
     process.stdout.write(out);

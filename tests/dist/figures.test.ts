@@ -31,16 +31,16 @@ const placements = figures.flatMap((figure) => [
   ...data.pages
     .filter((p) => readFileSync(p.file, 'utf8').includes(`<Figure id="${figure.id}" />`))
     .map((p) => ({ figure, path: routes.page(p.id) })),
-  ...figure.axes.map((row) => ({ figure, path: routes.axisPage(row) })),
+  ...figure.axes.map((axis) => ({ figure, path: routes.axisPage(axis) })),
 ]);
 
 test('each figure shows on its pages: the drain timeline on the drain page, the dispatch figure on the home page, and each on its rows', () => {
   const where = (id: string) => placements.filter((p) => p.figure.id === id).map((p) => p.path);
   assert.ok(where('dispatch').includes(routes.home), 'dispatch: home page');
   assert.ok(where('drain-timeline').includes(routes.page('drain')), 'drain timeline: drain page');
-  assert.ok(where('drain-timeline').includes(routes.axisPage('drain')), 'drain timeline: drain row');
-  for (const row of ['dispatch', 'endpoint-selection', 'iptables-rules'])
-    assert.ok(where('dispatch').includes(routes.axisPage(row)), `dispatch: row ${row}`);
+  assert.ok(where('drain-timeline').includes(routes.axisPage('drain')), 'drain timeline: drain axis');
+  for (const axis of ['dispatch', 'endpoint-selection', 'iptables-rules'])
+    assert.ok(where('dispatch').includes(routes.axisPage(axis)), `dispatch: axis ${axis}`);
 });
 
 for (const { figure, path } of placements) {

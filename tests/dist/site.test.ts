@@ -170,20 +170,20 @@ test('the table: caption, a column header per backend (not-run marked), a row pe
       .get(),
     model.axes.map((r) => r.id),
   );
-  for (const row of model.axes) {
-    const th = table.find(`tr#${row.id} th[scope=row]`);
-    assert.equal(th.find('a.row-link').attr('href'), routes.axisFragment(row.id));
-    assert.equal(th.find('a.row-link').text(), row.question);
-    assert.equal(th.find('a.row-page').attr('href'), base + routes.axisPage(row.id));
+  for (const axis of model.axes) {
+    const th = table.find(`tr#${axis.id} th[scope=row]`);
+    assert.equal(th.find('a.row-link').attr('href'), routes.axisFragment(axis.id));
+    assert.equal(th.find('a.row-link').text(), axis.question);
+    assert.equal(th.find('a.row-page').attr('href'), base + routes.axisPage(axis.id));
   }
 });
 
 test('every cell: one badge naming its kind in words and what it rests on; provenance as the model says', () => {
   const $ = html('');
-  for (const row of model.axes)
-    for (const cell of row.cells) {
-      const td = $(`tr#${row.id} td[data-backend="${cell.backend.id}"]`);
-      const where = `${row.id} / ${cell.backend.id}`;
+  for (const axis of model.axes)
+    for (const cell of axis.cells) {
+      const td = $(`tr#${axis.id} td[data-backend="${cell.backend.id}"]`);
+      const where = `${axis.id} / ${cell.backend.id}`;
       assert.equal(td.attr('data-provenance'), cell.provenance, where);
       const badge = td.find('.badge');
       assert.equal(badge.length, 1, `${where}: one badge`);
@@ -195,7 +195,7 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       // At a glance: the short answer, then the badge, which is the button of the disclosure that
       // holds the full answer, its sources and the cell's one link.
       const expected = cell.provenance === 'to-measure' ? 'Expected: ' : '';
-      const csv = csvAnswers.get(`${row.id}/${cell.backend.id}`);
+      const csv = csvAnswers.get(`${axis.id}/${cell.backend.id}`);
       assert.ok(csv && csv.short !== '' && csv.answer !== '', `${where}: both answers in comparison.csv`);
       assert.equal(plain(td.find('.cell-short')), expected + csv.short, `${where}: short answer`);
       assert.equal(plain(td.find('.cell-answer')), expected + csv.answer, `${where}: full answer`);
@@ -216,7 +216,7 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       assert.equal(details.find('.cell-answer').length, 1, `${where}: the full answer is inside the disclosure`);
       const links = details.find('a.cell-link');
       assert.equal(links.length, 1, `${where}: one cell link`);
-      assert.equal(links.attr('href'), routes.cellFragment(row.id, cell.backend.id), `${where}: cell link inside`);
+      assert.equal(links.attr('href'), routes.cellFragment(axis.id, cell.backend.id), `${where}: cell link inside`);
       assert.equal(links.attr('data-copy-link'), '', `${where}: the cell link is what copies`);
       assert.equal(td.find('button').length, 0, `${where}: no second copy control`);
       const cites = td
@@ -292,9 +292,9 @@ test('the legend counts each kind of cell', () => {
 });
 
 test('each row has its own page: title, description from the summary, a section per backend, a link back', () => {
-  for (const row of model.axes) {
-    const $ = html(routes.axisPage(row.id));
-    assert.match($('title').text(), new RegExp(`^${row.question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  for (const axis of model.axes) {
+    const $ = html(routes.axisPage(axis.id));
+    assert.match($('title').text(), new RegExp(`^${axis.question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.ok(($('meta[name=description]').attr('content') ?? '').length > 20);
     assert.deepEqual(
       $('section.row-cell')
@@ -303,25 +303,25 @@ test('each row has its own page: title, description from the summary, a section 
       model.backends.map((b) => b.id),
     );
     // The row page shows every full answer as it is, no disclosure; a cited badge carries its links.
-    assert.equal($('section.row-cell details').length, 0, `${row.id}: no disclosure on the row page`);
-    for (const cell of row.cells) {
+    assert.equal($('section.row-cell details').length, 0, `${axis.id}: no disclosure on the row page`);
+    for (const cell of axis.cells) {
       const section = $(`section.row-cell[data-backend="${cell.backend.id}"]`);
       assert.ok(
-        plain(section.find('.cell-answer')).endsWith(csvAnswers.get(`${row.id}/${cell.backend.id}`)!.answer),
-        `${row.id}/${cell.backend.id}: full answer`,
+        plain(section.find('.cell-answer')).endsWith(csvAnswers.get(`${axis.id}/${cell.backend.id}`)!.answer),
+        `${axis.id}/${cell.backend.id}: full answer`,
       );
       if (cell.provenance === 'cited')
         assert.equal(
           section.find('.badge .cite-list a').length,
           cell.cites.length,
-          `${row.id}/${cell.backend.id}: cites in the badge`,
+          `${axis.id}/${cell.backend.id}: cites in the badge`,
         );
     }
     assert.equal(
       $('a')
         .filter((_, a) => $(a).text() === 'See this row in the full table')
         .attr('href'),
-      base + routes.axisFragment(row.id),
+      base + routes.axisFragment(axis.id),
     );
   }
 });
@@ -362,18 +362,18 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
   assert.equal(json.version, 2);
   assert.deepEqual(json.rows, json.axes, 'rows, the deprecated name, holds the same list as axes');
   assert.deepEqual(json.counts, model.counts);
-  for (const row of model.axes) {
-    const j = json.axes.find((r) => r.id === row.id)!;
-    assert.equal(j.url, siteRoot + routes.axisFragment(row.id));
-    assert.equal(j.page, siteRoot + routes.axisPage(row.id));
-    assert.equal(j.preview, siteRoot + routes.axisPreview(row.id));
-    for (const cell of row.cells) {
+  for (const axis of model.axes) {
+    const j = json.axes.find((r) => r.id === axis.id)!;
+    assert.equal(j.url, siteRoot + routes.axisFragment(axis.id));
+    assert.equal(j.page, siteRoot + routes.axisPage(axis.id));
+    assert.equal(j.preview, siteRoot + routes.axisPreview(axis.id));
+    for (const cell of axis.cells) {
       const jc = j.cells[cell.backend.id]!;
       assert.equal(jc.provenance, cell.provenance);
-      assert.equal(jc.short, cell.short, `${row.id}/${cell.backend.id}: short answer`);
-      assert.equal(jc.answer, cell.answer, `${row.id}/${cell.backend.id}: full answer`);
-      assert.equal(jc.url, siteRoot + routes.cellFragment(row.id, cell.backend.id));
-      assert.equal(jc.page, siteRoot + routes.axisPageCell(row.id, cell.backend.id));
+      assert.equal(jc.short, cell.short, `${axis.id}/${cell.backend.id}: short answer`);
+      assert.equal(jc.answer, cell.answer, `${axis.id}/${cell.backend.id}: full answer`);
+      assert.equal(jc.url, siteRoot + routes.cellFragment(axis.id, cell.backend.id));
+      assert.equal(jc.page, siteRoot + routes.axisPageCell(axis.id, cell.backend.id));
       assert.deepEqual(
         jc.cites.map((c) => c.excerpt),
         cell.cites.map((c) => siteRoot + c.href),
@@ -391,7 +391,7 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
   assert.deepEqual(records[0]!.slice(5, 7), ['short', 'answer']);
   assert.deepEqual(
     records.slice(1).map((r) => `${r[0]}/${r[2]}`),
-    model.axes.flatMap((row) => row.cells.map((c) => `${row.id}/${c.backend.id}`)),
+    model.axes.flatMap((axis) => axis.cells.map((c) => `${axis.id}/${c.backend.id}`)),
   );
 });
 

@@ -327,7 +327,7 @@ test('syntheticAxes yields N schema-valid, clearly synthetic axes shaped like th
   assert.deepEqual(syntheticAxes(25, templates), axes, 'the same seed gives the same table');
 });
 
-test('writeScaledContent grows a copy of content/ to N rows that the real loader and model accept', async (t) => {
+test('writeScaledContent grows a copy of content/ to N axes that the real loader and model accept', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const real = realAxes().length;

@@ -33,15 +33,15 @@ const axisFixture = parse(readFileSync(join(fixtures, 'axis.yaml'), 'utf8')) as 
   axis: Extra & Record<string, unknown>;
   cell: { answer: string };
 };
-const NEW_COLUMN = backendFixture.backend.id;
-const NEW_ROW = axisFixture.axis.id;
+const NEW_BACKEND = backendFixture.backend.id;
+const NEW_AXIS = axisFixture.axis.id;
 const figureFixture = parse(readFileSync(join(fixtures, 'figure-step.yaml'), 'utf8')) as {
   step: { id: string; label: string };
 };
 const FIGURE = 'dispatch';
 
 /** content/ with the new backend and axis laid in; `leaveOut` drops one new cell. */
-function extendedContent(name: string, leaveOut?: { row: string; column: string }): string {
+function extendedContent(name: string, leaveOut?: { axis: string; backend: string }): string {
   const dir = join(scratch, name, 'content');
   cpSync('content', dir, { recursive: true });
   const backendsFile = join(dir, 'comparison/backends.yaml');
@@ -54,35 +54,35 @@ function extendedContent(name: string, leaveOut?: { row: string; column: string 
   const rows = axes.toJS() as Array<{ id: string; cells: Record<string, { cites: string[] }> }>;
   // Cite an excerpt today's content already cites, whichever it is.
   const cite = Object.values(rows[0]!.cells)[0]!.cites[0]!;
-  rows.forEach((_, i) => axes.setIn([i, 'cells', NEW_COLUMN], { ...backendFixture.cell, cites: [cite] }));
+  rows.forEach((_, i) => axes.setIn([i, 'cells', NEW_BACKEND], { ...backendFixture.cell, cites: [cite] }));
   const columns = [...(backends.toJS() as Extra[]).map((b) => b.id)];
   const cells = Object.fromEntries(columns.map((c) => [c, { ...axisFixture.cell, cites: [cite] }]));
   axes.add(axes.createNode({ ...axisFixture.axis, cells }));
   if (leaveOut) {
-    const index = leaveOut.row === NEW_ROW ? rows.length : rows.findIndex((r) => r.id === leaveOut.row);
-    axes.deleteIn([index, 'cells', leaveOut.column]);
+    const index = leaveOut.axis === NEW_AXIS ? rows.length : rows.findIndex((r) => r.id === leaveOut.axis);
+    axes.deleteIn([index, 'cells', leaveOut.backend]);
   }
   writeFileSync(axesFile, axes.toString());
 
   // A fourth lane in the dispatch figure, and a step in it.
   const figureFile = join(dir, 'figures', `${FIGURE}.yaml`);
   const figure = parseDocument(readFileSync(figureFile, 'utf8'));
-  figure.addIn(['lanes'], figure.createNode({ backend: NEW_COLUMN }));
+  figure.addIn(['lanes'], figure.createNode({ backend: NEW_BACKEND }));
   // At the figure's first stage, when it has stages (then every step names one).
   const stage = (figure.toJS() as { stages?: { id: string }[] }).stages?.[0]?.id;
   figure.addIn(
     ['steps'],
-    figure.createNode({ ...figureFixture.step, backend: NEW_COLUMN, ...(stage && { stage }), cites: [cite] }),
+    figure.createNode({ ...figureFixture.step, backend: NEW_BACKEND, ...(stage && { stage }), cites: [cite] }),
   );
   writeFileSync(figureFile, figure.toString());
   return dir;
 }
 
-test('a new column and a new row are content only: they show everywhere the table does', async () => {
+test('a new backend and a new axis are content only: they show everywhere the table does', async () => {
   const content = extendedContent('extended');
   const model = await loadTable(content);
   assert.ok(
-    model.backends.some((b) => b.id === NEW_COLUMN) && model.axes.some((r) => r.id === NEW_ROW),
+    model.backends.some((b) => b.id === NEW_BACKEND) && model.axes.some((r) => r.id === NEW_AXIS),
     'the model has both',
   );
 
@@ -99,17 +99,17 @@ test('a new column and a new row are content only: they show everywhere the tabl
     heads.some((h) => h.startsWith(String(backendFixture.backend.name))),
     `column header for the new backend: ${heads.join(' | ')}`,
   );
-  for (const row of model.axes) {
-    const cells = home(`tr#${row.id} td`)
+  for (const axis of model.axes) {
+    const cells = home(`tr#${axis.id} td`)
       .map((_, td) => home(td).attr('data-backend'))
       .get();
     assert.deepEqual(
       cells,
       model.backends.map((b) => b.id),
-      `row ${row.id} has one cell per backend, in order`,
+      `row ${axis.id} has one cell per backend, in order`,
     );
   }
-  assert.match(home(`tr#${NEW_ROW} th[scope=row]`).text(), new RegExp(String(axisFixture.axis.question)));
+  assert.match(home(`tr#${NEW_AXIS} th[scope=row]`).text(), new RegExp(String(axisFixture.axis.question)));
 
   // The legend counts the new cells.
   for (const p of PROVENANCES)
@@ -120,12 +120,12 @@ test('a new column and a new row are content only: they show everywhere the tabl
   );
 
   // Row pages: the new row has one, and every row page has a section for the new backend.
-  for (const row of model.axes) {
-    assert.ok(existsSync(join(out, routes.axisPage(row.id), 'index.html')), `row page of ${row.id}`);
+  for (const axis of model.axes) {
+    assert.ok(existsSync(join(out, routes.axisPage(axis.id), 'index.html')), `row page of ${axis.id}`);
     assert.equal(
-      page(routes.axisPage(row.id))(`section[data-backend="${NEW_COLUMN}"]`).length,
+      page(routes.axisPage(axis.id))(`section[data-backend="${NEW_BACKEND}"]`).length,
       1,
-      `${row.id}: section for the new backend`,
+      `${axis.id}: section for the new backend`,
     );
   }
 
@@ -137,10 +137,10 @@ test('a new column and a new row are content only: they show everywhere the tabl
     .find('.figure-lanes > li')
     .map((_, li) => home(li).attr('data-lane'))
     .get();
-  assert.equal(lanes.at(-1), NEW_COLUMN, `the new lane comes last in the figure's text: ${lanes.join(', ')}`);
+  assert.equal(lanes.at(-1), NEW_BACKEND, `the new lane comes last in the figure's text: ${lanes.join(', ')}`);
   assert.equal(
     figureOn(home)
-      .find(`li[data-lane="${NEW_COLUMN}"] li#${routes.figureStepFragment(FIGURE, figureFixture.step.id)}`)
+      .find(`li[data-lane="${NEW_BACKEND}"] li#${routes.figureStepFragment(FIGURE, figureFixture.step.id)}`)
       .text()
       .replace(/\s+/g, ' ')
       .includes(label),
@@ -172,28 +172,28 @@ test('a new column and a new row are content only: they show everywhere the tabl
     backends: Extra[];
     axes: Array<{ id: string; cells: Record<string, unknown> }>;
   };
-  assert.ok(json.backends.some((b) => b.id === NEW_COLUMN));
+  assert.ok(json.backends.some((b) => b.id === NEW_BACKEND));
   assert.ok(
-    json.axes.every((r) => NEW_COLUMN in r.cells),
+    json.axes.every((r) => NEW_BACKEND in r.cells),
     'every JSON axis has the new backend',
   );
   assert.deepEqual(
-    Object.keys(json.axes.find((r) => r.id === NEW_ROW)!.cells),
+    Object.keys(json.axes.find((r) => r.id === NEW_AXIS)!.cells),
     model.backends.map((b) => b.id),
   );
   const csv = readFileSync(join(out, 'comparison.csv'), 'utf8').trimEnd().split('\r\n');
   assert.equal(csv.length, 1 + model.axes.length * model.backends.length, 'one CSV line per cell, after the header');
-  assert.equal(csv.filter((l) => l.startsWith(`${NEW_ROW},`)).length, model.backends.length);
+  assert.equal(csv.filter((l) => l.startsWith(`${NEW_AXIS},`)).length, model.backends.length);
 });
 
 test('leaving one new cell out fails with the located message', async () => {
-  const content = extendedContent('missing-new-cell', { row: NEW_ROW, column: NEW_COLUMN });
+  const content = extendedContent('missing-new-cell', { axis: NEW_AXIS, backend: NEW_BACKEND });
   await assert.rejects(loadTable(content), (err: unknown) => {
     assert.ok(err instanceof ContentError, String(err));
     assert.match(
       err.message,
       new RegExp(
-        `comparison/axes\\.yaml:\\d+:\\d+: axis "${NEW_ROW}", backend "${NEW_COLUMN}", field "cells": missing cell`,
+        `comparison/axes\\.yaml:\\d+:\\d+: axis "${NEW_AXIS}", backend "${NEW_BACKEND}", field "cells": missing cell`,
       ),
     );
     return true;

@@ -1,6 +1,6 @@
 // The rules one evidence file must keep on its own, run by its reader (read.ts) so the build fails
 // naming the file and the field: its output shows what its exercise looks at (evidence/index.ts),
-// its recorded checksum still matches its output, and its recorded mode is its column.
+// its recorded checksum still matches its output, and its recorded mode is its backend.
 import type { Evidence } from './schemas.ts';
 import type { Problem } from './errors.ts';
 import type { YamlFile } from './yaml.ts';

@@ -28,7 +28,7 @@ export interface NavItem {
 
 /** The search page: not content, but always in the navigation, last. */
 export const SEARCH_SECTION = 'search';
-/** Row and evidence pages are read under the table (the home page). */
+/** Axis and evidence pages are read under the table (the home page). */
 export const TABLE_SECTION = 'index';
 
 export function pageModels(pages: ReadonlyArray<{ id: string; data: PageData }>): PageModel[] {

@@ -67,7 +67,7 @@ export const excerptSchema = z
 
 /**
  * Ids an axis or a backend was published under before it was renamed, so links to them keep
- * working (the old row page redirects, the old fragments stay on the page). Never reuse one.
+ * working (the old axis page redirects, the old fragments stay on the page). Never reuse one.
  */
 const formerIds = z.array(kebabId).min(1, 'list the old ids, or leave formerly out').optional();
 
@@ -75,7 +75,7 @@ export const backendSchema = z.strictObject({
   id: kebabId,
   formerly: formerIds,
   name: z.string().min(1),
-  /** Whether this phase ran the backend; a column that was not run cannot hold measurements. */
+  /** Whether this phase ran the backend; a backend that was not run cannot hold measurements. */
   run: z.boolean(),
   status: z.string().min(1),
 });
@@ -123,9 +123,9 @@ export const cellSchema = z.strictObject({
 export const axisSchema = z.strictObject({
   id: kebabId,
   formerly: formerIds,
-  /** The row's question, worded as the seed words it. */
+  /** The axis's question, worded as the seed words it. */
   question: z.string().min(1),
-  /** One short sentence for link previews of the row's own page. */
+  /** One short sentence for link previews of the axis's own page. */
   summary: z.string().min(1),
   cells: z.record(z.string(), cellSchema),
 });

@@ -138,7 +138,7 @@ function citationTexts(
     const lines = e.quote ?? read?.(source.repo, source.commit, path, e.lines) ?? null;
     texts.set(excerptId(e), lines === null ? null : `${source.repo}/blob/${source.commit}/${path}\n${lines}`);
   }
-  // A row carries what its cells' and summary's citations carry.
+  // An axis carries what its cells' and summary's citations carry.
   for (const axis of data.axes) {
     const ids = [
       ...Object.values(axis.cells).flatMap((c) => c.cites),

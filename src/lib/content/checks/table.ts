@@ -1,5 +1,5 @@
 // The table (backends.yaml, axes.yaml) and the evidence its measured cells point at: ids and
-// former ids, one cell per row and backend, cells' citations, measures matching their capture.
+// former ids, one cell per axis and backend, cells' citations, measures matching their capture.
 import { PATHS } from '../collections.ts';
 import type { Origin } from '../entries.ts';
 import type { Problems } from '../errors.ts';
