@@ -1,5 +1,5 @@
 // The claims syntax (docs/claims.md), as remark-directive parses it, turned into HTML:
-//   :cite[id id ...]   a bracket group of small links, one per id, to the excerpt (or row, or
+//   :cite[id id ...]   a bracket group of small links, one per id, to the excerpt (or axis, or
 //                      evidence); each link shows the source and its lines ("KEP-265 L98–102"),
 //                      is named "Source: KEP-265 L98–102", prints a code file's path on paper, and
 //                      is left out of the search index's text (data-pagefind-ignore);

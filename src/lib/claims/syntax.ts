@@ -2,7 +2,7 @@
 // the directive names, the forms of a cited id, and what a resolved id points at. It imports
 // nothing of the content layer, so the Markdown plugins (remark-claims) and the content's rules
 // (page-scan, checks) share it without importing each other.
-//   :cite[id id ...]   ids: "<source>/<excerpt>" (an excerpt), "row/<row>" (a row of the table),
+//   :cite[id id ...]   ids: "<source>/<excerpt>" (an excerpt), "row/<axis>" (an axis),
 //                      "evidence/<id>" (a capture)
 //   :reading[...] and :::reading ... :::   our own inference
 //   :::intro ... :::   text that makes no claim
