@@ -41,15 +41,19 @@ function keepEmptyCollection(ctx: LoaderContext): void {
 /** Inline Markdown through the site's own pipeline and plugins (render.ts). */
 const renderWith = (ctx: LoaderContext): Render => siteRender(ctx.config.markdown, ctx.config.image);
 
-/** Calls `fn` at most once per tick, however many files changed together. */
+/**
+ * Calls `fn` at most once per tick, however many files changed together, and one call after the
+ * other: a later change is stored after an earlier one, never before it.
+ */
 function batched(fn: () => Promise<void>, onError: (e: unknown) => void): () => void {
   let queued = false;
+  let running = Promise.resolve();
   return () => {
     if (queued) return;
     queued = true;
     setTimeout(() => {
       queued = false;
-      fn().catch(onError);
+      running = running.then(fn).catch(onError);
     }, 0);
   };
 }
