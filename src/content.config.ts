@@ -1,7 +1,7 @@
 // The content collections are defined in src/lib/content/astro-collections.ts, loaded here by Node
 // itself rather than through Vite. Through Vite, every module the loaders import (the content reader,
 // its schemas and rules, the Markdown pipeline, Astro's own modules behind them) would be
-// transformed on each sync, which made a clean build markedly slower (docs/performance.md). Loaded
+// transformed on each sync, a cost paid at every build and dev start. Loaded
 // by Node, the loaders and astro.config.mjs share one module instance, so one content reader
 // (src/lib/content/reader.ts) serves the loaders, the Markdown pipeline's citations and the sitemap.
 // In `astro dev`, content edits reload live; an edit to the code of the loaders or the reader needs
