@@ -46,10 +46,6 @@ export default defineConfig({
         // as it writes it. The watcher then reports the same write; within 1 s Astro knows it for its
         // own, later (a busy machine) it reloaded the page a second time, rendering it twice per edit.
         ignored: ['**/.astro/data-store.json'],
-        // Writing a file is two steps (emptied, then written), and chokidar drops a second change of a
-        // file within 50 ms of the first: the loader could read the emptied file and never hear of the
-        // finished one. Each change is reported once the file's size has held for 100 ms.
-        awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 20 },
       },
     },
     build: {

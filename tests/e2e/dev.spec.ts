@@ -98,8 +98,8 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
 
   // A YAML edit shows in the open page (live reload), no restart: here written as an editor or a
   // busy machine may leave it, emptied first and completed a moment later. The file watcher drops a
-  // second change within 50 ms of the first; it reports a change once the file's size has held
-  // (awaitWriteFinish, astro.config.mjs), so the completed text is what the loader reads.
+  // second change within 50 ms of the first, so without a second look the empty file was the last
+  // one read (src/lib/content/settle.ts).
   axes.setIn([0, 'cells', backend, 'answer'], `${MARK}: ${answer}`);
   writeFileSync(axesFile, '');
   await new Promise((r) => setTimeout(r, 20));

@@ -18,6 +18,7 @@ import type { Render } from './inline.ts';
 import type { PageEntry } from './entries.ts';
 import { COLLECTIONS, entryId, type CollectionName, type ContentReads } from './collections.ts';
 import { contentReader } from './reader.ts';
+import { settleChanges } from './settle.ts';
 
 interface EntryInfoInput {
   contents: string;
@@ -178,7 +179,8 @@ export function pagesCollection(contentDir: string): Loader {
 
 /**
  * The problems of the whole content folder, as a collection. In a build it fails the sync when
- * there are any; in dev it logs them and keeps them current as files change.
+ * there are any; in dev it logs them and keeps them current as files change, and makes sure no
+ * change under the content folder is lost (settle.ts).
  */
 export function problemsCollection(contentDir: string): Loader {
   let unsubscribe: (() => void) | undefined;
@@ -198,6 +200,7 @@ export function problemsCollection(contentDir: string): Loader {
       if (list.length > 0 && !ctx.watcher) throw new ContentError(list);
       if (list.length > 0) ctx.logger.error(new ContentError(list).message);
       if (!ctx.watcher) return;
+      settleChanges(ctx.watcher, contentDir);
       let had = list.length > 0;
       unsubscribe?.();
       unsubscribe = reader.onChange(

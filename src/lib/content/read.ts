@@ -2,7 +2,8 @@
 // its schema, every problem located (file:line:column, row, column, field). Each takes the
 // absolute path of its file or folder; collections.ts says which path each collection reads.
 // Markdown fields are rendered apart (render*), after every file is read: the citation index needs
-// only the validated data. Pure Node, no Astro imports: the content reader (reader.ts) reads through these.
+// only the validated data. Pure Node, no Astro imports: the content reader (reader.ts) reads
+// through these.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename, extname } from 'node:path';
 import type { z } from 'astro/zod';
