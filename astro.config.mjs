@@ -8,8 +8,7 @@ import pagefind from './src/integrations/pagefind.ts';
 import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
-import { movedRowPaths } from './src/lib/content/moved.ts';
-import { citeIndex } from './src/lib/content/citations.ts';
+import { contentReader, citeIndex } from './src/lib/content/reader.ts';
 import { routes } from './src/lib/routes.ts';
 import previewCache from './src/integrations/preview-cache.ts';
 
@@ -18,12 +17,17 @@ const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
 const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
-// Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead. Read
-// when the sitemap is written, not while the config loads (src/lib/content/moved.ts).
+// Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead: from the
+// rows the content layer read (src/lib/content/reader.ts), when the sitemap is written.
 /** @type {Set<string> | undefined} */
 let moved;
 /** @param {string} path */
-const isMoved = (path) => (moved ??= new Set(movedRowPaths(contentDir).map((p) => joinBase(base, p)))).has(path);
+const isMoved = (path) =>
+  (moved ??= new Set(
+    contentReader(contentDir)
+      .movedRowPaths()
+      .map((p) => joinBase(base, p)),
+  )).has(path);
 
 export default defineConfig({
   site,
@@ -72,6 +76,6 @@ export default defineConfig({
     pagefind({ after: ['csp'] }),
   ],
   // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts);
-  // its citations link to what the content folder holds (src/lib/content/citations.ts).
+  // its citations link to what the content reader read (src/lib/content/reader.ts).
   markdown: markdownConfig(base, { cites: citeIndex(contentDir) }),
 });

@@ -1,10 +1,11 @@
-// The content collections are defined in src/lib/content/astro-collections.ts. Astro loads this file
-// through Vite, which would transform every module it imports (the loaders, the Markdown pipeline,
-// Astro's own runtime behind `astro:content`: about 150 modules; a clean build went from 0.93x to
-// 0.73x of 599455e's time when they moved out, docs/performance.md). The loaders are plain Node modules
-// (tools and unit tests import them without Astro), so
-// Node loads them itself. In `astro dev`, content edits reload as before; an edit to the loaders'
-// code needs a restart of the dev server.
+// The content collections are defined in src/lib/content/astro-collections.ts, loaded here by Node
+// itself rather than through Vite. Through Vite, every module the loaders import (the content reader,
+// its schemas and rules, the Markdown pipeline, Astro's own modules behind them) would be
+// transformed on each sync, a cost paid at every build and dev start. Loaded
+// by Node, the loaders and astro.config.mjs share one module instance, so one content reader
+// (src/lib/content/reader.ts) serves the loaders, the Markdown pipeline's citations and the sitemap.
+// In `astro dev`, content edits reload live; an edit to the code of the loaders or the reader needs
+// a restart of the dev server (Node caches the modules it loaded).
 import { createRequire } from 'node:module';
 
 const load = createRequire(import.meta.url);

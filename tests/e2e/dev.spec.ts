@@ -126,6 +126,19 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   await expect
     .poll(() => output, { timeout: 60_000, message: 'the terminal shows the located problem' })
     .toMatch(located);
+  // The server throws the stored problems on every page render (src/lib/content/index.ts): Astro
+  // answers 500 with a page that only loads Vite's client, then sends the error over the HMR socket
+  // 200 ms after the response, to the clients connected then (or, with none, to the next one). Both
+  // halves are checked apart, so a failure says which one did not happen.
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${origin}/`);
+        return `${res.status} ${await res.text()}`;
+      },
+      { timeout: 60_000, message: 'the page render throws the content problem' },
+    )
+    .toMatch(/^500 .*<title>ContentError<\/title>/s);
   const overlay = page.locator('vite-error-overlay');
   await expect(async () => {
     await page.reload();

@@ -9,7 +9,7 @@
 // file:line:column and no stack trace from Astro's internals.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
@@ -36,9 +36,10 @@ function contentFor(name: string): string {
   return dir;
 }
 
+/** The problems of a case (a name under tests/fixtures/bad-content/) or of a content folder (a path). */
 async function problemsOf(name: string): Promise<{ problems: Problem[]; message: string }> {
   try {
-    await loadContent(contentFor(name));
+    await loadContent(name.startsWith('/') ? name : contentFor(name));
   } catch (error) {
     assert.ok(error instanceof ContentError, `a ContentError, got: ${String(error)}`);
     return { problems: error.problems, message: error.message };
@@ -231,6 +232,24 @@ test('malformed YAML: names file:line', () =>
     line: 7,
     problem: /^malformed YAML: /,
   }));
+
+// One problem per broken file, not a cascade: on a copy of the real content, one malformed line in
+// axes.yaml (a colon inside a plain value) is one problem at its file:line:column, and no rule that
+// reads the rows reports every reference to them as unknown while the file does not parse.
+test('a malformed line in a copy of content/comparison/axes.yaml: exactly one problem, at file:line:column', async () => {
+  const dir = join(scratch, 'malformed-axes-line', 'content');
+  cpSync(join(root, 'content'), dir, { recursive: true });
+  const axes = join(dir, 'comparison/axes.yaml');
+  const lines = readFileSync(axes, 'utf8').split('\n');
+  const at = lines.findIndex((l) => /^\s+short: \S/.test(l));
+  assert.ok(at >= 0, 'content/comparison/axes.yaml has a short answer to break');
+  lines[at] = lines[at]!.replace(/short: .*/, 'short: Linear walk: then a DNAT chain');
+  writeFileSync(axes, lines.join('\n'));
+  const { problems, message } = await problemsOf(dir);
+  assert.equal(problems.length, 1, message);
+  const col = lines[at]!.indexOf('Linear') + 1;
+  assert.match(message, new RegExp(`^\\S*comparison/axes\\.yaml:${at + 1}:${col}: malformed YAML: `), message);
+});
 
 test("page frontmatter: each missing field at the frontmatter's line", async () => {
   await assertProblem('page-missing-frontmatter', {

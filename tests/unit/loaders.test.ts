@@ -6,10 +6,15 @@
 // parse, as on a busy machine or a slow disk.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { collections } from '../../src/lib/content/astro-collections.ts';
+import { yamlCollection, pagesCollection, problemsCollection } from '../../src/lib/content/loaders.ts';
+import { COLLECTION_NAMES } from '../../src/lib/content/collections.ts';
+import type { Problem } from '../../src/lib/content/errors.ts';
 import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
 
 type Entry = Parameters<LoaderContext['store']['set']>[0];
@@ -83,4 +88,40 @@ test('the rules see every page, not those read so far, when the pages load last'
   assert.ok(pages.entries.size >= 10 && parsed === pages.entries.size, `every page read (${pages.entries.size})`);
   const problems = stores.get('problems')!.get('all')?.data as { list: unknown[] } | undefined;
   assert.deepEqual(problems?.list, [], 'content/ has no problems');
+});
+
+test('a copy of content/ with one malformed line in axes.yaml: the problems collection holds that one problem', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loaders-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync('content', dir, { recursive: true });
+  const axes = join(dir, 'comparison/axes.yaml');
+  const lines = readFileSync(axes, 'utf8').split('\n');
+  const at = lines.findIndex((l) => /^\s+short: \S/.test(l));
+  lines[at] = lines[at]!.replace(/short: .*/, 'short: Linear walk: then a DNAT chain');
+  writeFileSync(axes, lines.join('\n'));
+  const loaders = {
+    ...Object.fromEntries(
+      COLLECTION_NAMES.filter((n) => n !== 'pages').map((n) => [
+        n,
+        yamlCollection(n as Exclude<typeof n, 'pages'>, dir),
+      ]),
+    ),
+    pages: pagesCollection(dir),
+    problems: problemsCollection(dir),
+  };
+  const stores = new Map(Object.keys(loaders).map((name) => [name, new Store()]));
+  const failure = await Promise.all(
+    Object.entries(loaders).map(([name, loader]) => loader.load(context(name, stores.get(name)!))),
+  ).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  const list = (stores.get('problems')!.get('all')?.data as { list: Problem[] } | undefined)?.list ?? [];
+  assert.equal(list.length, 1, JSON.stringify(list, null, 1));
+  assert.deepEqual(
+    { file: list[0]!.file.endsWith('comparison/axes.yaml'), line: list[0]!.line, col: list[0]!.col },
+    { file: true, line: at + 1, col: lines[at]!.indexOf('Linear') + 1 },
+  );
+  assert.match(String(failure), /malformed YAML/, 'the build fails on it');
+  assert.equal(stores.get('axes')!.entries.size, 0, 'no row is stored from a file that does not parse');
 });

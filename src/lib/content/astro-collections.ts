@@ -24,6 +24,6 @@ export const collections = {
   excerpts: yaml('excerpts'),
   evidence: yaml('evidence'),
   figures: yaml('figures'),
-  pages: defineCollection({ loader: pagesCollection(contentDir, COLLECTIONS.pages.path), schema: pageSchema }),
+  pages: defineCollection({ loader: pagesCollection(contentDir), schema: pageSchema }),
   problems: defineCollection({ loader: problemsCollection(contentDir), schema: z.custom<{ list: Problem[] }>() }),
 } satisfies Record<keyof typeof COLLECTIONS | 'problems', unknown>;

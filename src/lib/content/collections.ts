@@ -1,7 +1,7 @@
 // The one registry of content collections: each one's name, the file or folder it reads (relative
-// to the content folder), its reader and its entries' ids. The content layer's collections
-// (src/content.config.ts), the loaders, the plain-Node readers and the content data type all
-// derive from it, so adding a collection is one entry here.
+// to the content folder), its reader, how its Markdown fields are rendered, and its entries' ids.
+// The content reader (reader.ts), the content layer's loaders and the content data type all derive
+// from it, so adding a collection is one entry here.
 import { join } from 'node:path';
 import type { Render } from './inline.ts';
 import type { Read } from './entries.ts';
@@ -15,56 +15,96 @@ import {
   readEvidence,
   readPages,
   readFigures,
+  renderAxis,
+  renderExcerpt,
+  renderFigure,
 } from './read.ts';
 
-interface Collection<T> {
+interface Collection<P, T> {
   /** The file or folder it reads, relative to the content folder. */
   path: string;
-  read: (abs: string, render: Render) => Promise<Read<T>>;
+  /** Reads and validates it; no Markdown is rendered yet (the citation index needs only this). */
+  read: (abs: string) => Promise<Read<P>>;
+  /** Renders an entry's Markdown fields; absent when it has none. */
+  render?: (entry: P, render: Render) => Promise<T>;
   /** The entry's id in the content layer's store. */
   id: (entry: T) => string;
 }
-const collection = <T>(c: Collection<T>): Collection<T> => c;
+const plain = <T>(c: Collection<T, T>): Collection<T, T> => c;
+const rendered = <P, T>(c: Collection<P, T> & { render: Collection<P, T>['render'] }): Collection<P, T> => c;
 const byId = (e: { id: string }) => e.id;
 
 export const COLLECTIONS = {
-  site: collection({ path: 'site.yaml', read: readSite, id: () => 'site' }),
-  sources: collection({ path: 'sources.yaml', read: readSources, id: byId }),
-  backends: collection({ path: 'comparison/backends.yaml', read: readBackends, id: byId }),
-  axes: collection({ path: 'comparison/axes.yaml', read: readAxes, id: byId }),
-  excerpts: collection({ path: 'excerpts', read: readExcerpts, id: excerptId }),
-  evidence: collection({ path: 'evidence', read: readEvidence, id: byId }),
+  site: plain({ path: 'site.yaml', read: readSite, id: () => 'site' }),
+  sources: plain({ path: 'sources.yaml', read: readSources, id: byId }),
+  backends: plain({ path: 'comparison/backends.yaml', read: readBackends, id: byId }),
+  axes: rendered({ path: 'comparison/axes.yaml', read: readAxes, render: renderAxis, id: byId }),
+  excerpts: rendered({
+    path: 'excerpts',
+    read: readExcerpts,
+    render: renderExcerpt,
+    id: excerptId,
+  }),
+  evidence: plain({ path: 'evidence', read: readEvidence, id: byId }),
   // Figures: lanes, stages, steps and edges, laid out and drawn at build time (src/lib/figures/).
-  figures: collection({ path: 'figures', read: readFigures, id: byId }),
-  // MDX: the content layer reads these with Astro's glob loader (loaders.ts, pagesCollection).
-  pages: collection({ path: 'pages', read: readPages, id: byId }),
+  figures: rendered({ path: 'figures', read: readFigures, render: renderFigure, id: byId }),
+  // MDX: in the content layer, Astro's glob loader reads these (loaders.ts) and hands them over.
+  pages: plain({ path: 'pages', read: readPages, id: byId }),
 };
 
 export type CollectionName = keyof typeof COLLECTIONS;
 export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
-type EntryOf<K extends CollectionName> = (typeof COLLECTIONS)[K] extends Collection<infer T> ? T : never;
+type EntryOf<K extends CollectionName> = Parameters<(typeof COLLECTIONS)[K]['id']>[0];
+type ParsedOf<K extends CollectionName> =
+  Awaited<ReturnType<(typeof COLLECTIONS)[K]['read']>> extends Read<infer P> ? P : never;
 
 /** Every collection's entries: the site document alone, the others as lists. */
 export type ContentData = { site: EntryOf<'site'> } & { [K in Exclude<CollectionName, 'site'>]: EntryOf<K>[] };
 /** Every collection's read (entries, problems, YAML files). */
 export type ContentReads = { [K in CollectionName]: Read<EntryOf<K>> };
+/** Every collection's read before its Markdown fields are rendered. */
+export type ParsedReads = { [K in CollectionName]: Read<ParsedOf<K>> };
 
 /** Paths of the collections, relative to the content folder (for messages and the tools). */
 export const PATHS = Object.fromEntries(COLLECTION_NAMES.map((n) => [n, COLLECTIONS[n].path])) as {
   [K in CollectionName]: string;
 };
 
-/** One collection of a content folder, read from disk. */
-export function readCollection<K extends CollectionName>(
+type Untyped = Collection<unknown, unknown>;
+
+/** One collection of a content folder, read from disk and validated, its Markdown not rendered. */
+export function parseCollection<K extends CollectionName>(name: K, dir: string): Promise<ParsedReads[K]> {
+  const { path, read } = COLLECTIONS[name] as unknown as Untyped;
+  return read(join(dir, path)) as Promise<ParsedReads[K]>;
+}
+
+/** A parsed collection with its Markdown fields rendered (the same read when it has none). */
+export async function renderCollection<K extends CollectionName>(
+  name: K,
+  parsed: ParsedReads[K],
+  render: Render,
+): Promise<ContentReads[K]> {
+  const { render: renderEntry } = COLLECTIONS[name] as unknown as Untyped;
+  if (!renderEntry) return parsed as unknown as ContentReads[K];
+  const entries: unknown[] = [];
+  for (const entry of parsed.entries as unknown[]) entries.push(await renderEntry(entry, render));
+  return { ...parsed, entries } as ContentReads[K];
+}
+
+/** One collection of a content folder, read from disk and rendered (for tools that read one file again). */
+export async function readCollection<K extends CollectionName>(
   name: K,
   dir: string,
   render: Render,
 ): Promise<ContentReads[K]> {
-  const { path, read } = COLLECTIONS[name] as unknown as Collection<EntryOf<K>>;
-  return read(join(dir, path), render) as Promise<ContentReads[K]>;
+  return renderCollection(name, await parseCollection(name, dir), render);
 }
 
-/** Every collection of a content folder, read from disk (the plain-Node path). */
+/** The store id of an entry of a collection. */
+export const entryId = <K extends CollectionName>(name: K, entry: EntryOf<K>): string =>
+  (COLLECTIONS[name] as unknown as Untyped).id(entry);
+
+/** Every collection of a content folder, read from disk and rendered. */
 export async function readAll(dir: string, render: Render): Promise<ContentReads> {
   const reads = await Promise.all(COLLECTION_NAMES.map((n) => readCollection(n, dir, render)));
   return Object.fromEntries(COLLECTION_NAMES.map((n, i) => [n, reads[i]])) as ContentReads;

@@ -1,57 +1,32 @@
-// The content layer's loaders. Each YAML collection is read by read.ts (positions, schemas,
-// located problems) and its cell text rendered by Astro's own Markdown pipeline; the pages are
-// Astro's glob loader with located frontmatter problems. All of them report to one session,
-// which runs the cross-file rules (checks.ts) and keeps the result in the `problems` collection:
-//   - `astro build` / `astro sync`: any problem fails the sync, before a page renders, listing all;
-//   - `astro dev`: problems are logged and stored; every page render then throws them (the error
-//     overlay), and fixing the file re-runs the rules and recovers with no restart.
+// The content layer's loaders: thin, over the process's content reader (reader.ts), which reads each
+// file once and computes the problems, the citation index and the moved rows from what it read.
+//   - YAML collections: the reader's own YAML reader (positions for located problems; Astro's file()
+//     loader parses without them, so it would be a second parse), each valid entry stored by its id;
+//   - pages: Astro's glob() loader, which reads each MDX file; the reader gets the same text, for the
+//     frontmatter's located problems and the body's scan;
+//   - problems: every problem of the folder. `astro build` / `astro sync`: any problem fails the sync,
+//     before a page renders, listing all. `astro dev`: problems are logged and stored; every page
+//     render then throws them (index.ts, the error overlay), and fixing the file recovers, no restart.
 import { readFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glob, type Loader, type LoaderContext } from 'astro/loaders';
 import { ContentError, type Problem } from './errors.ts';
-import { combine, locatorFor } from './load.ts';
 import { siteRender } from './render.ts';
 import { readPage } from './read.ts';
 import type { Render } from './inline.ts';
-import type { Read, PageEntry } from './entries.ts';
-import { COLLECTIONS, COLLECTION_NAMES as NAMES, type CollectionName, type ContentData } from './collections.ts';
+import type { PageEntry } from './entries.ts';
+import { COLLECTIONS, entryId, type CollectionName, type ContentReads } from './collections.ts';
+import { contentReader } from './reader.ts';
 import { settleChanges } from './settle.ts';
 
-/** What every loader has read most recently; runs the rules once all have reported. */
-class Session {
-  readonly reads = new Map<CollectionName, Read<unknown>>();
-  #ready: Array<() => void> = [];
-  #listeners = new Set<() => void>();
-
-  report(name: CollectionName, read: Read<unknown>): void {
-    this.reads.set(name, read);
-    if (this.reads.size === NAMES.length) {
-      for (const resolveReady of this.#ready.splice(0)) resolveReady();
-      for (const listener of this.#listeners) listener();
-    }
-  }
-  /** Resolves once every collection has reported. */
-  ready(): Promise<void> {
-    return this.reads.size === NAMES.length ? Promise.resolve() : new Promise((r) => this.#ready.push(r));
-  }
-  onChange(listener: () => void): void {
-    this.#listeners.add(listener);
-  }
-  problems(): Problem[] {
-    const get = (name: CollectionName) => this.reads.get(name) ?? { entries: [], problems: [], files: [] };
-    const all = NAMES.map(get);
-    const lists = Object.fromEntries(NAMES.map((n) => [n, get(n).entries]));
-    const data = { ...lists, site: lists.site![0] } as ContentData;
-    return combine(
-      all.flatMap((r) => r.problems),
-      data,
-      locatorFor(all.flatMap((r) => r.files)),
-    );
-  }
+interface EntryInfoInput {
+  contents: string;
+  fileUrl: URL;
 }
-
-const session = new Session();
+interface EntryType {
+  getEntryInfo: (info: EntryInfoInput) => unknown;
+}
 
 /**
  * An empty collection (no evidence captured yet) is a normal state here, but getCollection()
@@ -66,116 +41,138 @@ function keepEmptyCollection(ctx: LoaderContext): void {
 /** Inline Markdown through the site's own pipeline and plugins (render.ts). */
 const renderWith = (ctx: LoaderContext): Render => siteRender(ctx.config.markdown, ctx.config.image);
 
-/** Calls `fn` at most once per tick, however many files changed together. */
+/**
+ * Calls `fn` at most once per tick, however many files changed together, and one call after the
+ * other: a later change is stored after an earlier one, never before it.
+ */
 function batched(fn: () => Promise<void>, onError: (e: unknown) => void): () => void {
   let queued = false;
+  let running = Promise.resolve();
   return () => {
     if (queued) return;
     queued = true;
     setTimeout(() => {
       queued = false;
-      fn().catch(onError);
+      running = running.then(fn).catch(onError);
     }, 0);
   };
 }
 
-/**
- * A YAML collection of the registry (collections.ts): its file or folder is read by its reader,
- * each valid entry stored under its id; in dev, any change under that path re-reads it.
- */
+const under = (dir: string, path: string) => path === dir || path.startsWith(dir + sep);
+
+/** A YAML collection of the registry (collections.ts); in dev, a change under its path re-reads it. */
 export function yamlCollection(name: Exclude<CollectionName, 'pages'>, contentDir: string): Loader {
-  const { path, read, id } = COLLECTIONS[name] as unknown as {
-    path: string;
-    read: (abs: string, render: Render) => Promise<Read<object>>;
-    id: (entry: object) => string;
-  };
-  const watched = resolve(contentDir, path);
+  const watched = resolve(contentDir, COLLECTIONS[name].path);
+  let loads = 0;
   return {
     name: `yaml-${name}`,
     load: async (ctx) => {
-      const sync = async () => {
-        const result = await read(watched, renderWith(ctx));
+      const reader = contentReader(contentDir);
+      const render = renderWith(ctx);
+      const store = (read: ContentReads[typeof name]) => {
         ctx.store.clear();
-        for (const entry of result.entries) {
-          const data = entry as Record<string, unknown>;
-          ctx.store.set({ id: id(entry), data, digest: ctx.generateDigest(data) });
+        for (const entry of read.entries) {
+          const data = entry as unknown as Record<string, unknown>;
+          ctx.store.set({ id: entryId(name, entry as never), data, digest: ctx.generateDigest(data) });
         }
-        if (result.entries.length === 0) keepEmptyCollection(ctx);
-        session.report(name, result);
+        if (read.entries.length === 0) keepEmptyCollection(ctx);
       };
-      await sync();
+      // A later sync in the same process (dev: the content config changed) reads the files again.
+      store(await (loads++ === 0 ? reader.collection(name, render) : reader.reread(name, render)));
       if (!ctx.watcher) return;
       ctx.watcher.add(watched);
-      const resync = batched(sync, (e) => ctx.logger.error(String(e)));
+      const again = batched(
+        async () => store(await reader.reread(name, render)),
+        (e) => ctx.logger.error(String(e)),
+      );
       ctx.watcher.on('all', (_event, changed) => {
-        if (changed === watched || changed.startsWith(watched + sep)) resync();
+        if (under(watched, changed)) again();
       });
     },
   };
 }
 
 /**
- * The MDX pages: Astro's glob loader, except that frontmatter is validated with located
- * problems, and each page's body is scanned (excerpt embeds, heading ids) for the cross-file rules.
+ * The MDX pages: Astro's glob loader, which stores each page for rendering; the reader gets the text
+ * glob read (its getEntryInfo) and validates the frontmatter with located problems, and scans the
+ * body (excerpt embeds, heading ids) for the cross-file rules.
  */
-export function pagesCollection(contentDir: string, path: string): Loader {
-  const base = resolve(contentDir, path);
+export function pagesCollection(contentDir: string): Loader {
+  const base = resolve(contentDir, COLLECTIONS.pages.path);
   const inner = glob({ pattern: '**/*.mdx', base });
+  contentReader(contentDir).expect('pages');
   return {
     name: 'pages',
     load: async (ctx) => {
+      const reader = contentReader(contentDir);
       const root = fileURLToPath(ctx.config.root);
-      const rescan = () => {
-        const read: Read<PageEntry> = { entries: [], problems: [], files: [] };
-        for (const stored of ctx.store.values()) {
-          if (!stored.filePath) continue;
-          const abs = resolve(root, stored.filePath);
-          const { entry, problems } = readPage(stored.id, abs, readFileSync(abs, 'utf8'));
-          if (entry) read.entries.push(entry);
-          read.problems.push(...problems);
-        }
-        session.report('pages', read);
+      /** Each file's text as glob read it, until it is scanned. */
+      const texts = new Map<string, string>();
+      const pages = new Map<string, { entry?: PageEntry; problems: Problem[] }>();
+      const scan = (id: string, abs: string) => {
+        const text = texts.get(abs) ?? readFileSync(abs, 'utf8');
+        texts.delete(abs);
+        const page = readPage(id, abs, text);
+        pages.set(abs, page);
+        return page;
+      };
+      const publish = () => {
+        const sorted = [...pages.keys()].sort().map((abs) => pages.get(abs)!);
+        reader.put('pages', {
+          entries: sorted.flatMap((p) => (p.entry ? [p.entry] : [])),
+          problems: sorted.flatMap((p) => p.problems),
+          files: [],
+        });
       };
       const later = batched(
-        async () => rescan(),
+        async () => publish(),
         (e) => ctx.logger.error(String(e)),
       );
-      // The store glob writes to: every change after the first load (dev) re-scans the pages. Not
-      // during it: glob reads the files asynchronously, and a rescan between two files would report
-      // the pages read so far; were every other collection in by then, the rules would run on that
-      // part and fail the build with "no page" problems (tests/unit/loaders.test.ts).
       let loaded = false;
-      const changed = () => {
-        if (loaded) later();
-      };
-      const store: typeof ctx.store = Object.create(ctx.store, {
-        set: {
-          value: (entry: Parameters<typeof ctx.store.set>[0]) => {
-            const r = ctx.store.set(entry);
-            changed();
-            return r;
-          },
-        },
-        delete: {
-          value: (id: string) => {
-            ctx.store.delete(id);
-            changed();
-          },
-        },
-      });
+      // glob() reads each file, then hands its text to the entry type of its extension (a context
+      // field Astro's own loaders use, not in LoaderContext's type); wrapped, so the text is kept.
+      const { entryTypes: types } = ctx as LoaderContext & { entryTypes?: Map<string, EntryType> };
+      const entryTypes =
+        types &&
+        new Map(
+          [...types].map(([ext, type]) => [
+            ext,
+            {
+              ...type,
+              getEntryInfo: (info: EntryInfoInput) => {
+                texts.set(fileURLToPath(info.fileUrl), info.contents);
+                return type.getEntryInfo(info);
+              },
+            },
+          ]),
+        );
       await inner.load({
         ...ctx,
-        store,
-        // Frontmatter problems are reported by rescan() with their lines; the entry is kept as
+        ...(entryTypes && { entryTypes }),
+        // Frontmatter problems are reported with their lines by the reader; the entry is kept as
         // written so the page still exists (the build fails, and dev shows the problem).
         parseData: async (props) => {
-          const abs = props.filePath ?? resolve(base, `${props.id}.mdx`);
-          const { entry } = readPage(props.id, abs, readFileSync(abs, 'utf8'));
+          const abs = props.filePath ? resolve(root, props.filePath) : resolve(base, `${props.id}.mdx`);
+          const { entry } = scan(props.id, abs);
+          if (loaded) later();
           return (entry?.data ?? props.data) as typeof props.data;
         },
       });
+      // Pages glob kept from its cache (unchanged since the last sync) were not parsed: scan those.
+      const stored = new Set<string>();
+      for (const entry of ctx.store.values()) {
+        if (!entry.filePath) continue;
+        const abs = resolve(root, entry.filePath);
+        stored.add(abs);
+        if (!pages.has(abs)) scan(entry.id, abs);
+      }
+      for (const abs of pages.keys()) if (!stored.has(abs)) pages.delete(abs);
+      texts.clear();
       loaded = true;
-      rescan();
+      publish();
+      ctx.watcher?.on('unlink', (path) => {
+        if (pages.delete(path)) later();
+      });
     },
   };
 }
@@ -186,29 +183,37 @@ export function pagesCollection(contentDir: string, path: string): Loader {
  * change under the content folder is lost (settle.ts).
  */
 export function problemsCollection(contentDir: string): Loader {
+  let unsubscribe: (() => void) | undefined;
   return {
     name: 'content-problems',
     load: async (ctx) => {
-      await session.ready();
+      const reader = contentReader(contentDir);
+      const render = renderWith(ctx);
       // One entry, "all", always present: the list of every problem (empty when there is none).
-      const write = (): Problem[] => {
-        const list = session.problems();
+      const write = async (): Promise<Problem[]> => {
+        const list = await reader.problems(render);
         const data = { list } as Record<string, unknown>;
         ctx.store.set({ id: 'all', data, digest: ctx.generateDigest(data) });
         return list;
       };
-      const list = write();
+      const list = await write();
       if (list.length > 0 && !ctx.watcher) throw new ContentError(list);
       if (list.length > 0) ctx.logger.error(new ContentError(list).message);
       if (!ctx.watcher) return;
       settleChanges(ctx.watcher, contentDir);
       let had = list.length > 0;
-      session.onChange(() => {
-        const now = write();
-        if (now.length > 0) ctx.logger.error(new ContentError(now).message);
-        else if (had) ctx.logger.info('content problems fixed');
-        had = now.length > 0;
-      });
+      unsubscribe?.();
+      unsubscribe = reader.onChange(
+        batched(
+          async () => {
+            const now = await write();
+            if (now.length > 0) ctx.logger.error(new ContentError(now).message);
+            else if (had) ctx.logger.info('content problems fixed');
+            had = now.length > 0;
+          },
+          (e) => ctx.logger.error(String(e)),
+        ),
+      );
     },
   };
 }

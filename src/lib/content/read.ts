@@ -1,7 +1,9 @@
 // The readers, one per kind of content file: YAML parsed with positions, each entry validated by
 // its schema, every problem located (file:line:column, item, backend, field). Each takes the
 // absolute path of its file or folder; collections.ts says which path each collection reads.
-// Pure Node, no Astro imports: the content layer's loaders and the tools read through these.
+// Markdown fields are rendered apart (render*), after every file is read: the citation index needs
+// only the validated data. Pure Node, no Astro imports: the content reader (reader.ts) reads
+// through these.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename, extname } from 'node:path';
 import type { z } from 'astro/zod';
@@ -167,46 +169,53 @@ export const readSources = (abs: string): Promise<Read<SourceEntry>> =>
 export const readBackends = (abs: string): Promise<Read<BackendEntry>> =>
   readList(abs, backendSchema, itemLocate('backend'), async (d: Backend, o) => ({ ...d, ...o }));
 
-export const readAxes = (abs: string, render: Render): Promise<Read<AxisEntry>> =>
-  readList(abs, axisSchema, axisLocate, async (d: Axis, o) => {
-    const cells: Record<string, CellEntry> = {};
-    for (const [backend, cell] of Object.entries(d.cells)) {
-      cells[backend] = {
-        ...cell,
-        html: {
-          short: await renderInline(render, cell.short),
-          answer: await renderInline(render, cell.answer),
-          ...(cell.measure && { how: await renderInline(render, cell.measure.how) }),
-        },
-      };
-    }
-    return { ...d, ...o, cells, html: { summary: await renderInline(render, d.summary) } };
-  });
+/** An axis as validated, before its Markdown fields are rendered. */
+export type ParsedAxis = Omit<AxisEntry, 'html' | 'cells'> & { cells: Axis['cells'] };
+export type ParsedExcerpt = Omit<ExcerptEntry, 'html'>;
+export type ParsedFigure = Omit<FigureEntry, 'html'>;
 
-export async function readExcerpts(folder: string, render: Render): Promise<Read<ExcerptEntry>> {
-  const out: Read<ExcerptEntry> = { entries: [], problems: [], files: [] };
+export const readAxes = (abs: string): Promise<Read<ParsedAxis>> =>
+  readList(abs, axisSchema, axisLocate, async (d: Axis, o) => ({ ...d, ...o }));
+
+export async function renderAxis(axis: ParsedAxis, render: Render): Promise<AxisEntry> {
+  const cells: Record<string, CellEntry> = {};
+  for (const [backend, cell] of Object.entries(axis.cells)) {
+    cells[backend] = {
+      ...cell,
+      html: {
+        short: await renderInline(render, cell.short),
+        answer: await renderInline(render, cell.answer),
+        ...(cell.measure && { how: await renderInline(render, cell.measure.how) }),
+      },
+    };
+  }
+  return { ...axis, cells, html: { summary: await renderInline(render, axis.summary) } };
+}
+
+export async function readExcerpts(folder: string): Promise<Read<ParsedExcerpt>> {
+  const out: Read<ParsedExcerpt> = { entries: [], problems: [], files: [] };
   for (const abs of yamlIn(folder)) {
     const source = basename(abs, extname(abs));
     const excerptLocate: Locate = (entry, index, path) => ({
       item: { kind: 'excerpt', id: `${source}/${idOf(entry, index)}` },
       field: fieldName(path) || undefined,
     });
-    const read = await readList(abs, excerptSchema, excerptLocate, async (d: Excerpt, o) => ({
-      ...d,
-      ...o,
-      source,
-      html: {
-        ...(d.quote !== undefined && { quote: await renderInline(render, d.quote) }),
-        ...(d.note !== undefined && { note: await renderInline(render, d.note) }),
-        answers: await renderInline(render, d.answers),
-      },
-    }));
+    const read = await readList(abs, excerptSchema, excerptLocate, async (d: Excerpt, o) => ({ ...d, ...o, source }));
     out.entries.push(...read.entries);
     out.problems.push(...read.problems);
     out.files.push(...read.files);
   }
   return out;
 }
+
+export const renderExcerpt = async (e: ParsedExcerpt, render: Render): Promise<ExcerptEntry> => ({
+  ...e,
+  html: {
+    ...(e.quote !== undefined && { quote: await renderInline(render, e.quote) }),
+    ...(e.note !== undefined && { note: await renderInline(render, e.note) }),
+    answers: await renderInline(render, e.answers),
+  },
+});
 
 /**
  * A folder of one-document files (evidence/<id>.yaml, figures/<id>.yaml): each validated by its
@@ -237,13 +246,16 @@ export const readEvidence = (folder: string): Promise<Read<EvidenceEntry>> =>
     return { ...data, id, file: yaml.file, ...(count && { count }) };
   });
 
-export const readFigures = (folder: string, render: Render): Promise<Read<FigureEntry>> =>
-  readDocuments(folder, figureSchema, figureLocate, async (data, id, yaml) => {
-    const labels: Record<string, string> = {};
-    for (const item of [...(data.stages ?? []), ...data.steps])
-      labels[item.id] = await renderInline(render, item.label);
-    return { ...data, id, file: yaml.file, html: { caption: await renderInline(render, data.caption), labels } };
-  });
+export const readFigures = (folder: string): Promise<Read<ParsedFigure>> =>
+  readDocuments(folder, figureSchema, figureLocate, async (data, id, yaml) => ({ ...data, id, file: yaml.file }));
+
+/** A figure's caption, and every step's and stage's label, rendered. */
+export async function renderFigure(figure: ParsedFigure, render: Render): Promise<FigureEntry> {
+  const labels: Record<string, string> = {};
+  for (const item of [...(figure.stages ?? []), ...figure.steps])
+    labels[item.id] = await renderInline(render, item.label);
+  return { ...figure, html: { caption: await renderInline(render, figure.caption), labels } };
+}
 
 /** A page's frontmatter validated, and its body scanned, from the file's whole text. */
 export function readPage(id: string, abs: string, text: string): { entry?: PageEntry; problems: Problem[] } {

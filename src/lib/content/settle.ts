@@ -3,8 +3,7 @@
 // truncates it, then the text is written), which an editor, a script or a busy machine can space
 // out: the first event can fire on the emptied file, the loader then reads it empty or cut short,
 // and the event of the completed write is dropped, so the page keeps the half-written state until
-// the next edit. Measured: with a 20 ms pause between emptying axes.yaml and writing it, 2 edits in
-// 4 never showed (README, "The author's loop").
+// the next edit (docs/authoring.md, "The author's loop").
 //
 // So each change under the content folder is looked at again once no event for it can have been
 // dropped: if the file is not as it was when its event came, the change is announced again, and

@@ -12,7 +12,7 @@ export interface YamlFile {
   file: string;
   /** The parsed value, or undefined when the file does not parse. */
   value: unknown;
-  /** Parse errors, each with its line and column. */
+  /** The parse error, with its line and column (none when the file parses). */
   problems: Problem[];
   /** Where a path is (its key, or list item); with `seek`, where that text is inside its value. */
   at(path: YamlPath, seek?: Seek): Pos;
@@ -27,7 +27,8 @@ export function parseYaml(text: string, file: string, lineOffset = 0): YamlFile 
   };
   // An error found at the end of the file (an unclosed bracket) points at its last line of text.
   const lastText = text.trimEnd().length;
-  const problems: Problem[] = doc.errors.map((e) => ({
+  // The first error only: the parser's later errors in the same file follow from it.
+  const problems: Problem[] = doc.errors.slice(0, 1).map((e) => ({
     file,
     ...pos(Math.min(e.pos[0], Math.max(0, lastText - 1))),
     problem: `malformed YAML: ${e.message.split('\n')[0]} (fix the syntax on this line)`,
