@@ -11,6 +11,7 @@ import { contentDir } from './src/lib/content/dir.ts';
 import { contentReader, citeIndex } from './src/lib/content/reader.ts';
 import { routes } from './src/lib/routes.ts';
 import previewCache from './src/integrations/preview-cache.ts';
+import devErrorReplay from './src/integrations/dev-error-replay.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
@@ -62,6 +63,8 @@ export default defineConfig({
   },
   integrations: [
     mdx(),
+    // Dev only: the error overlay shows on a page that connects after Astro sent its error.
+    devErrorReplay(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at rows' old ids.
     sitemap({

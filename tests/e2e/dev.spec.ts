@@ -121,7 +121,7 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
       .split('\n')
       .findIndex((l) => l.includes(BAD_CITE)) + 1;
   const located = new RegExp(
-    `comparison/axes\\.yaml:${badLine}:\\d+: row "${row}", column "${backend}", field "cites\\[0\\]": unknown excerpt id "${BAD_CITE}"`,
+    `comparison/axes\\.yaml:${badLine}:\\d+: axis "${row}", backend "${backend}", field "cites\\[0\\]": unknown excerpt id "${BAD_CITE}"`,
   );
   await expect
     .poll(() => output, { timeout: 60_000, message: 'the terminal shows the located problem' })
