@@ -7,8 +7,7 @@
 // last page served was a 500 page, so the overlay shows however late the page connects.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AstroIntegration } from 'astro';
-
-type Payload = { type: string };
+import type { HotPayload } from 'vite';
 
 export default function devErrorReplay(): AstroIntegration {
   return {
@@ -16,11 +15,11 @@ export default function devErrorReplay(): AstroIntegration {
     hooks: {
       'astro:server:setup': ({ server }) => {
         const hot = server.environments.client.hot;
-        let lastError: Payload | undefined;
+        let lastError: HotPayload | undefined;
         let lastPageStatus = 200;
         const send = hot.send.bind(hot) as (...args: unknown[]) => void;
         hot.send = ((...args: unknown[]) => {
-          const payload = args[0] as Payload | undefined;
+          const payload = args[0] as HotPayload | undefined;
           if (payload?.type === 'error') lastError = payload;
           send(...args);
         }) as typeof hot.send;
@@ -28,7 +27,7 @@ export default function devErrorReplay(): AstroIntegration {
           if (req.headers.accept?.includes('text/html')) res.on('finish', () => (lastPageStatus = res.statusCode));
           next();
         });
-        hot.on('vite:client:connect', (_data: unknown, client: { send: (payload: Payload) => void }) => {
+        hot.on('vite:client:connect', (_data, client) => {
           if (lastPageStatus >= 500 && lastError) client.send(lastError);
         });
       },

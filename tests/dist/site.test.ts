@@ -15,6 +15,7 @@ import { READING_LABEL } from '../../src/lib/claims/syntax.ts';
 import { routes } from '../../src/lib/routes.ts';
 import { normaliseBase } from '../../src/lib/base.ts';
 import { builtHtmlFiles, sitePathOfFile } from '../../tools/lib/site-pages.ts';
+import { csvRecords } from '../support/csv.ts';
 
 const dist = process.env.DIST_DIR ?? 'dist';
 const base = normaliseBase(process.env.SITE_BASE);
@@ -26,34 +27,6 @@ assert.ok(existsSync(join(dist, 'index.html')), `${dist}/index.html exists: buil
 const read = (path: string) => readFileSync(join(dist, path), 'utf8');
 const html = (sitePath: string) => cheerio.load(read(join(sitePath, 'index.html')));
 
-/** comparison.csv as records (RFC 4180: quoted fields may hold commas, quotes and line breaks). */
-function csvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      record.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return records;
-}
 /** Each cell's short and full answer as the site renders them to plain text (the CSV), by "<row>/<backend>". */
 const csvAnswers = new Map(
   csvRecords(read('comparison.csv'))

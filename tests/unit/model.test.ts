@@ -7,9 +7,10 @@ import { ContentError, type Item } from '../../src/lib/content/errors.ts';
 import { AstroError } from 'astro/errors';
 import { resolve } from 'node:path';
 import { loadTable } from '../../src/lib/content/load.ts';
-import { toJSON } from '../../src/lib/view/export.ts';
+import { toCSV, toJSON } from '../../src/lib/view/export.ts';
 import { CHECKS, buildComparison, type Check } from '../../src/lib/content/checks/index.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
+import { csvRecords } from '../support/csv.ts';
 
 const files = {
   sources: 'content/sources.yaml',
@@ -522,4 +523,39 @@ test("a content error is an AstroError with a hint, its message starting at the 
   assert.equal(err.message.split('\n')[0], 'content/a.yaml:3:5: field "x": FIXTURE problem');
   assert.match(err.hint ?? '', /line and column/);
   assert.deepEqual(err.loc, { file: resolve('content/a.yaml'), line: 3, column: 5 });
+});
+
+test('a field added to a cell reaches the JSON and the CSV with no code naming it (view models from entries)', async () => {
+  // As a field added to cellSchema would arrive: on the validated cell entry, after `answer`.
+  const data = fixture();
+  const [axis] = data.axes;
+  const [backend] = data.backends;
+  const cell = axis!.cells[backend!.id]!;
+  Object.assign(cell, { fixtureCaveat: 'FIXTURE caveat, as written' });
+  const model = buildComparison(data);
+  const modelCell = model.axes[0]!.cells[0]!;
+  assert.deepEqual(
+    Object.keys(modelCell.fields),
+    ['short', 'answer', 'fixtureCaveat'],
+    'schema order, the new field last',
+  );
+  assert.equal((modelCell as unknown as Record<string, unknown>).fixtureCaveat, 'FIXTURE caveat, as written');
+
+  const json = toJSON(model, 'https://example.dev/');
+  const jsonCell = json.axes[0]!.cells[backend!.id] as Record<string, unknown>;
+  assert.deepEqual(Object.keys(jsonCell).slice(0, 6), [
+    'url',
+    'page',
+    'provenance',
+    'short',
+    'answer',
+    'fixtureCaveat',
+  ]);
+  assert.equal(jsonCell.fixtureCaveat, 'FIXTURE caveat, as written');
+
+  const [header, first, second] = csvRecords(toCSV(model, 'https://example.dev/'));
+  assert.deepEqual(header!.slice(5, 8), ['short', 'answer', 'fixtureCaveat'], 'its column follows the answer');
+  const at = header!.indexOf('fixtureCaveat');
+  assert.equal(first![at], 'FIXTURE caveat, as written');
+  assert.equal(second![at], '', 'a cell without it leaves its column empty');
 });

@@ -1,13 +1,13 @@
 // The table model: content the cross-file rules accepted (checks/), joined into the comparison.
 // The content layer's ways in build it (index.ts for Astro, load.ts for scripts and tests);
 // components see it through src/lib/view/.
-import type { ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './entries.ts';
+import type { CellEntry, ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './entries.ts';
 import type { ContentData } from './collections.ts';
 import { excerptId } from '../claims/syntax.ts';
 import { upstreamUrl } from './upstream.ts';
 import { routes } from '../routes.ts';
 import { pageModels, navigation, type PageModel, type NavItem } from './pages.ts';
-import type { PageData } from './schemas.ts';
+import { cellSchema, type PageData } from './schemas.ts';
 
 export type Provenance = 'measured' | 'to-measure' | 'cited';
 export const PROVENANCES: readonly Provenance[] = ['measured', 'to-measure', 'cited'];
@@ -27,13 +27,31 @@ export interface ExcerptTarget {
   upstream: string;
 }
 
-interface CellBase {
+/** The fields of a cell the model resolves into something else: its citations and its measurement. */
+type Resolved = 'cites' | 'measure';
+/** A cell's own fields as written (its schema's, in the schema's order), carried through unchanged. */
+export type CellFields = Omit<CellEntry, Resolved | 'html'>;
+/** Where each field comes in a cell: its schema's order (a field not in it, last). */
+const SCHEMA_ORDER = Object.keys(cellSchema.shape);
+const rank = (name: string) => (SCHEMA_ORDER.includes(name) ? SCHEMA_ORDER.indexOf(name) : SCHEMA_ORDER.length);
+
+/** Every field of a cell as written but the ones the model resolves, in the schema's order. */
+function ownFields(cell: CellEntry): CellFields {
+  const names = Object.keys(cell)
+    .filter((name) => name !== 'cites' && name !== 'measure' && name !== 'html')
+    .sort((a, b) => rank(a) - rank(b));
+  return Object.fromEntries(names.map((name) => [name, cell[name as keyof CellEntry]])) as CellFields;
+}
+
+interface CellBase extends CellFields {
   backend: BackendEntry;
-  /** The short answer the table shows beside the badge (inline Markdown, and rendered). */
-  short: string;
+  /** The cell's own fields, by name, in the schema's order (`short`, `answer`, then any added). */
+  fields: CellFields;
+  /** Each inline Markdown field rendered by the site's Markdown pipeline (`short`, `answer`, `how`). */
+  html: CellEntry['html'];
+  /** The short answer the table shows beside the badge, rendered. */
   shortHtml: string;
-  /** The answer as written (inline Markdown) and as rendered by the site's Markdown pipeline. */
-  answer: string;
+  /** The answer, rendered. */
   answerHtml: string;
   cites: ExcerptTarget[];
 }
@@ -111,11 +129,13 @@ export function assembleTable(data: ModelInput): TableModel {
     cells: data.backends.map((backend): CellModel => {
       const cell = axis.cells[backend.id]!;
       const html = cell.html;
+      const fields = ownFields(cell);
       const base: CellBase = {
+        ...fields,
+        fields,
         backend,
-        short: cell.short,
+        html,
         shortHtml: html.short,
-        answer: cell.answer,
         answerHtml: html.answer,
         cites: cell.cites.map((id) => excerpts.get(id)!),
       };

@@ -34,8 +34,8 @@ export function toJSON(model: TableModel, siteRoot: string) {
           url: new URL(routes.cellFragment(axis.id, cell.backend.id), siteRoot).href,
           page: new URL(routes.axisPageCell(axis.id, cell.backend.id), siteRoot).href,
           provenance: cell.provenance,
-          short: cell.short,
-          answer: cell.answer,
+          // Every field the cell's schema gives it, as written (short, answer, then any added).
+          ...cell.fields,
           ...(cell.provenance !== 'cited' && { exercise: cell.exercise, how: cell.how }),
           ...(cell.provenance === 'measured' && {
             evidence: new URL(routes.evidence(cell.evidence.id), siteRoot).href,
@@ -64,6 +64,17 @@ export function toJSON(model: TableModel, siteRoot: string) {
   };
 }
 
+/** A cell's field as plain text: its rendered Markdown read as text, or the value as written. */
+function fieldText(cell: CellModel, name: string): string {
+  const html = (cell.html as Record<string, string | undefined>)[name];
+  return html !== undefined ? plainText(html) : String((cell.fields as Record<string, unknown>)[name] ?? '');
+}
+
+/** The names of the cells' own fields, in the order the model gives them (its schema's). */
+const cellFieldNames = (model: TableModel): string[] => [
+  ...new Set(model.axes.flatMap((axis) => axis.cells.flatMap((cell) => Object.keys(cell.fields)))),
+];
+
 const csvField = (v: string | number) => {
   const s = String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -71,7 +82,10 @@ const csvField = (v: string | number) => {
 
 /** One line per cell (axis × backend), RFC 4180 quoting, CRLF line ends. */
 export function toCSV(model: TableModel, siteRoot: string): string {
-  const header = ['axis', 'question', 'backend', 'provenance', 'exercise', 'short', 'answer', 'cites', 'sources'];
+  // The cell's own fields by its schema (short, answer, then any added), between what identifies the
+  // cell and what it cites.
+  const fields = cellFieldNames(model);
+  const header = ['axis', 'question', 'backend', 'provenance', 'exercise', ...fields, 'cites', 'sources'];
   const lines = [header];
   for (const axis of model.axes) {
     for (const cell of axis.cells) {
@@ -82,8 +96,7 @@ export function toCSV(model: TableModel, siteRoot: string): string {
           cell.backend.id,
           cell.provenance,
           cell.provenance === 'cited' ? '' : cell.exercise,
-          plainText(cell.shortHtml),
-          plainText(cell.answerHtml),
+          ...fields.map((name) => fieldText(cell, name)),
           cell.cites.map((c) => c.id).join(' '),
           cell.cites.map((c) => new URL(c.href, siteRoot).href).join(' '),
         ].map(String),

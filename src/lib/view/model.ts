@@ -8,6 +8,7 @@ import { routes } from '../routes.ts';
 
 export {
   PROVENANCES,
+  type CellFields,
   type Provenance,
   type TableModel,
   type AxisModel,
