@@ -21,7 +21,7 @@ export function markdownConfig(base: string, claims: ClaimsOptions = {}) {
     processor: unified({
       gfm: false, // remark-gfm below does GFM; the bundled copy would run twice
       remarkPlugins: [remarkGfm, remarkDirective, [remarkClaims, claims]],
-      // Ids first, so the anchor plugin can link them (Astro otherwise adds ids after user plugins).
+      // Ids first, so the heading-link plugin can link them (Astro otherwise adds ids after user plugins).
       rehypePlugins: [
         rehypeHeadingIds,
         [rehypeAutolinkHeadings, headingLink],

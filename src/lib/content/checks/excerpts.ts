@@ -34,7 +34,7 @@ const quotesOnlyFromPinnedCopies: Check = (data, problems) => {
   }
 };
 
-const oneAnchorPerPage: Check = (data, problems) => {
+const oneFragmentPerPage: Check = (data, problems) => {
   const sources = new Map(data.sources.map((s) => [s.id, s]));
   const anchors = new Map<string, string>();
   for (const e of data.excerpts) {
@@ -45,7 +45,7 @@ const oneAnchorPerPage: Check = (data, problems) => {
     if (other && other !== excerptId(e))
       problems.add(
         { ...at(e, 'id'), item: { kind: 'excerpt', id: excerptId(e) }, field: 'id' },
-        `anchor "#${e.id}" on page ${source.page} is already used by "${other}"; rename this excerpt`,
+        `fragment "#${e.id}" on page ${source.page} is already used by "${other}"; rename this excerpt`,
       );
     anchors.set(key, excerptId(e));
   }
@@ -98,6 +98,6 @@ export const checks = {
   uniqueExcerptIds,
   quotesOnlyFromPinnedCopies,
   codeNotesHaveAnchors,
-  oneAnchorPerPage,
+  oneFragmentPerPage,
   anchorsInTheirLines: anchorsInTheirLines(),
 } satisfies Checks;

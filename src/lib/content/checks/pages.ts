@@ -1,4 +1,4 @@
-// The pages (content/pages/): each source's reading page exists and embeds its excerpts once,
+// The pages (content/pages/): each source's page exists and embeds its excerpts once,
 // excerpt anchors do not collide with heading ids, and navigation sections name menu pages.
 import { excerptId } from '../../claims/syntax.ts';
 import { at, listOf, type Check, type Checks } from './shared.ts';
@@ -13,7 +13,7 @@ const sourcePagesExist: Check = (data, problems) => {
       );
 };
 
-const readingPagesEmbedTheirExcerpts: Check = (data, problems) => {
+const sourcePagesEmbedTheirExcerpts: Check = (data, problems) => {
   const ids = new Set(data.excerpts.map(excerptId));
   for (const page of data.pages) {
     for (const embed of page.embeds)
@@ -29,7 +29,7 @@ const readingPagesEmbedTheirExcerpts: Check = (data, problems) => {
         if (found.length === 0)
           problems.add(
             { file: page.file, line: 1, col: 1, item: { kind: 'excerpt', id } },
-            `reading page of ${source.label} does not embed excerpt "${id}" (${e.file}): add <Excerpt id="${id}" /> where it belongs`,
+            `source page of ${source.label} does not embed excerpt "${id}" (${e.file}): add <Excerpt id="${id}" /> where it belongs`,
           );
         for (const dup of found.slice(1))
           problems.add(
@@ -66,7 +66,7 @@ const navSectionsAreMenuPages: Check = (data, problems) => {
 
 export const checks = {
   sourcePagesExist,
-  readingPagesEmbedTheirExcerpts,
+  sourcePagesEmbedTheirExcerpts,
   excerptIdsAreNotHeadingIds,
   navSectionsAreMenuPages,
 } satisfies Checks;

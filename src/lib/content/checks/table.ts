@@ -10,7 +10,7 @@ const uniqueBackendIds: Check = (data, problems) => duplicates(data.backends, 'b
 const uniqueAxisIds: Check = (data, problems) => duplicates(data.axes, 'axis', problems);
 
 // Renames: an axis or a backend may list the ids it was published under (`formerly`). Each old id
-// keeps its links alive (a redirect page, an anchor on the page), so it must point at one entry only.
+// keeps its links alive (a redirect page, a fragment on the page), so it must point at one entry only.
 type Renamable = Origin & { id: string; formerly?: string[] };
 
 function formerIdsAreFree<T extends Renamable>(list: T[], kind: 'axis' | 'backend', problems: Problems) {
