@@ -26,7 +26,7 @@ let moved;
 const isMoved = (path) =>
   (moved ??= new Set(
     contentReader(contentDir)
-      .movedRowPaths()
+      .movedAxisPaths()
       .map((p) => joinBase(base, p)),
   )).has(path);
 

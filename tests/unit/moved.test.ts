@@ -12,10 +12,10 @@ test('the reader names the pages at the old ids of the axes it read (the FIXTURE
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   cpSync('tests/fixtures/bad-content/valid', dir, { recursive: true });
   const reader = new ContentReader(dir);
-  assert.throws(() => reader.movedRowPaths(), /no axes read yet/);
+  assert.throws(() => reader.movedAxisPaths(), /no axes read yet/);
   await reader.parsed('axes');
-  assert.deepEqual(reader.movedRowPaths(), [], 'valid/ renames no row');
+  assert.deepEqual(reader.movedAxisPaths(), [], 'valid/ renames no axis');
   cpSync('tests/fixtures/renamed', dir, { recursive: true });
   await reader.reread('axes', async (md) => md);
-  assert.deepEqual(reader.movedRowPaths(), ['rows/fixture-old-axis/']);
+  assert.deepEqual(reader.movedAxisPaths(), ['rows/fixture-old-axis/']);
 });

@@ -1,8 +1,8 @@
-// The site paths left at rows' old ids (rows/<old id>/ pages that only redirect), for the sitemap,
+// The site paths left at axes' old ids (rows/<old id>/ pages that only redirect), for the sitemap,
 // which must not list them. The content reader computes them from the axes it read (reader.ts).
 import type { AxisEntry } from './entries.ts';
 import { routes } from '../routes.ts';
 
-export function movedRowPaths(axes: ReadonlyArray<Pick<AxisEntry, 'formerly'>>): string[] {
+export function movedAxisPaths(axes: ReadonlyArray<Pick<AxisEntry, 'formerly'>>): string[] {
   return axes.flatMap((axis) => (axis.formerly ?? []).map((old) => routes.axisPage(old)));
 }

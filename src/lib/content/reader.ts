@@ -25,7 +25,7 @@ import {
 import { CHECKS } from './checks/index.ts';
 import { citeTargets } from './citations.ts';
 import type { CiteResolver, CiteTarget } from '../claims/syntax.ts';
-import { movedRowPaths } from './moved.ts';
+import { movedAxisPaths } from './moved.ts';
 
 /** A locator over the YAML files read: file + path -> line and column. */
 export function locatorFor(files: YamlFile[]): Locator {
@@ -189,10 +189,10 @@ export class ContentReader {
    * The site paths left at rows' old ids (redirects, which the sitemap does not list), from the
    * axes last read. For the end of a build, whose content layer has read them.
    */
-  movedRowPaths(): string[] {
+  movedAxisPaths(): string[] {
     const axes = this.#latest.get('axes') as ParsedReads['axes'] | undefined;
     if (!axes) throw new Error(`content reader: ${this.dir} has no axes read yet (the content layer reads them first)`);
-    return movedRowPaths(axes.entries);
+    return movedAxisPaths(axes.entries);
   }
 }
 

@@ -57,7 +57,7 @@ const cellsNameKnownBackends: Check = (data, problems) => {
         );
 };
 
-const everyRowHasEveryCell: Check = (data, problems) => {
+const everyAxisHasEveryCell: Check = (data, problems) => {
   for (const axis of data.axes)
     for (const b of data.backends)
       if (!axis.cells[b.id])
@@ -155,7 +155,7 @@ export const checks = {
   formerAxisIdsAreFree,
   formerAxisIdsClaimedOnce,
   cellsNameKnownBackends,
-  everyRowHasEveryCell,
+  everyAxisHasEveryCell,
   citesResolve,
   measuredOnlyInRunColumns,
   evidenceMatchesItsCell,
