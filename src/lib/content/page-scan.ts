@@ -101,20 +101,16 @@ const firstWords = (node: Nodes): string => {
 };
 
 /**
- * The prose with no mark: each paragraph outside a list, each list item and each table body row,
- * unless it sits in a :::reading or :::intro block. Headings, code, HTML and the frontmatter are
- * never prose; components (<Callout>) are looked into, an <Excerpt /> holds none.
+ * Each paragraph outside a list, each list item (then its nested lists) and each table body row, in
+ * document order, outside the container directives named in `skip`. Headings, code, HTML, the
+ * frontmatter, definitions and rules are never prose; other containers are looked into.
  */
-function unmarkedOf(tree: Root): UnmarkedAt[] {
-  const found: UnmarkedAt[] = [];
-  const check = (node: Nodes, kind: UnmarkedAt['kind']) => {
-    if (prose(node) && !marked(node)) found.push({ kind, ...at(node), text: firstWords(node) });
-  };
+function eachClaim(tree: Root, skip: ReadonlySet<string>, visitClaim: (node: Nodes, kind: UnmarkedAt['kind']) => void) {
   const walk = (parent: Parents) => {
     for (const node of parent.children as Nodes[]) {
       switch (node.type) {
         case 'containerDirective':
-          if (node.name !== READING && node.name !== INTRO) walk(node);
+          if (!skip.has(node.name)) walk(node);
           break;
         case 'heading':
         case 'code':
@@ -124,14 +120,14 @@ function unmarkedOf(tree: Root): UnmarkedAt[] {
         case 'thematicBreak':
           break;
         case 'paragraph':
-          check(node, 'paragraph');
+          visitClaim(node, 'paragraph');
           break;
         case 'listItem':
-          check(node, 'list item');
+          visitClaim(node, 'list item');
           for (const child of node.children) if (child.type === 'list') walk(child);
           break;
         case 'table':
-          for (const row of node.children.slice(1)) check(row, 'table row');
+          for (const row of node.children.slice(1)) visitClaim(row, 'table row');
           break;
         default:
           if ('children' in node) walk(node);
@@ -139,6 +135,19 @@ function unmarkedOf(tree: Root): UnmarkedAt[] {
     }
   };
   walk(tree);
+}
+
+/**
+ * The prose with no mark: each paragraph outside a list, each list item and each table body row,
+ * unless it sits in a :::reading or :::intro block. Headings, code, HTML and the frontmatter are
+ * never prose; components (<Callout>) are looked into, an <Excerpt /> holds none.
+ */
+function unmarkedOf(tree: Root): UnmarkedAt[] {
+  const found: UnmarkedAt[] = [];
+  const check = (node: Nodes, kind: UnmarkedAt['kind']) => {
+    if (prose(node) && !marked(node)) found.push({ kind, ...at(node), text: firstWords(node) });
+  };
+  eachClaim(tree, new Set([READING, INTRO]), check);
   return found;
 }
 
@@ -269,35 +278,9 @@ function sentencesIn(unit: Nodes, split: boolean, source: string, pos: (offset: 
 function sentencesOf(tree: Root, source: string): Sentence[] {
   const pos = positions(source);
   const found: Sentence[] = [];
-  const walk = (parent: Parents) => {
-    for (const node of parent.children as Nodes[]) {
-      switch (node.type) {
-        case 'containerDirective':
-          if (node.name !== READING) walk(node);
-          break;
-        case 'heading':
-        case 'code':
-        case 'html':
-        case 'yaml':
-        case 'definition':
-        case 'thematicBreak':
-          break;
-        case 'paragraph':
-          found.push(...sentencesIn(node, true, source, pos));
-          break;
-        case 'listItem':
-          found.push(...sentencesIn(node, true, source, pos));
-          for (const child of node.children) if (child.type === 'list') walk(child);
-          break;
-        case 'table':
-          for (const row of node.children.slice(1)) found.push(...sentencesIn(row, false, source, pos));
-          break;
-        default:
-          if ('children' in node) walk(node);
-      }
-    }
-  };
-  walk(tree);
+  eachClaim(tree, new Set([READING]), (node, kind) =>
+    found.push(...sentencesIn(node, kind !== 'table row', source, pos)),
+  );
   return found;
 }
 
