@@ -4,8 +4,9 @@
 // transformed on each sync, a cost paid at every build and dev start. Loaded
 // by Node, the loaders and astro.config.mjs share one module instance, so one content reader
 // (src/lib/content/reader.ts) serves the loaders, the Markdown pipeline's citations and the sitemap.
-// In `astro dev`, content edits reload live; an edit to the code of the loaders or the reader needs
-// a restart of the dev server (Node caches the modules it loaded).
+// In `astro dev`, content edits reload live; an edit to the code of the loaders or the reader restarts
+// the dev server (`npm run dev` runs it in Node's watch mode, tools/task.sh), since Node keeps the
+// modules it loaded for the life of the process.
 import { createRequire } from 'node:module';
 
 const load = createRequire(import.meta.url);

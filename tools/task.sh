@@ -3,7 +3,8 @@
 # it brings Node >= 22.12 (see .ci/ensure-node.sh), installs the locked dependencies when
 # they are missing or stale, then runs the task.
 #   serve          build, then serve dist/ at http://127.0.0.1:$PORT$SITE_BASE (default 4321, /)
-#   dev            the author's loop: astro dev, live reload of every edit under content/
+#   dev            the author's loop: astro dev, live reload of every edit under content/; an edit
+#                  to code Node loaded (config, loaders, Markdown pipeline) restarts the server
 #                  serve, dev and preview take Astro's own flags after `--` (npm run dev -- --port 3000
 #                  --host 0.0.0.0); a --port or --host given there replaces the default above
 #   test           everything CI runs: lint (see check) and the unit tests, and beside them the builds at / (dist/) and
@@ -143,7 +144,10 @@ case "$task" in
   dev)
     server_flags "$@"
     echo "task: dev server at $server_url: edits under content/ show live; Ctrl-C stops it"
-    exec astro dev "${server_args[@]}"
+    # Node's watch mode restarts the server when a module Node itself loaded changes: the config, the
+    # content loaders and reader, the Markdown pipeline (docs/authoring.md, "Edits to the code").
+    # Components and pages load through Vite, which reloads them without a restart.
+    exec node --watch --watch-preserve-output node_modules/astro/bin/astro.mjs dev "${server_args[@]}"
     ;;
   check) lint; astro check "$@" ;;
   unit) unit "$@" ;;

@@ -2,11 +2,13 @@
 // copy of the content. The server is where the flags say, not at PORT; an edit to a YAML cell and to
 // an MDX page shows in the open page with no restart, also when the file is written in two steps (a
 // truncation, then the text, read in between); a content mistake shows in the terminal (at
-// file:line:column) and in the browser's error overlay; fixing it recovers, still with no restart.
+// file:line:column) and in the browser's error overlay; fixing it recovers, still with no restart. An
+// edit to code Node loaded (the content loaders) restarts the server by itself, and the page reloads.
 import { test, expect } from './fixtures.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { freePort } from '../../tools/lib/ports.ts';
@@ -20,10 +22,12 @@ const BAD_CITE = 'fixture-source/fixture-no-such-excerpt';
 let server: ChildProcess | undefined;
 let output = '';
 let work = '';
+const cleanups: Array<() => void> = [];
 
 test.afterAll(() => {
   server?.kill('SIGTERM');
   if (work) rmSync(work, { recursive: true, force: true });
+  for (const cleanup of cleanups) cleanup();
 });
 
 test('npm run dev -- --port N --host H: serves there; edits show live, a content mistake shows in the terminal and the overlay, and a fix recovers', async ({
@@ -40,7 +44,7 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   const port = await freePort();
   const unwanted = await freePort(); // PORT: the flag must win over it
   // In a project root of its own, so its .astro/ never meets a build's (tests/support/astro-build.ts).
-  // tools/task.sh execs Astro, so this process is the server itself.
+  // tools/task.sh execs Node's watch mode, which runs Astro: killing this process stops the server.
   server = spawn('bash', ['tools/task.sh', 'dev', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: isolatedRoot(work),
     env: {
@@ -157,5 +161,79 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   await expect(overlay).toHaveCount(0);
   expect(server.exitCode, 'the same server ran throughout').toBeNull();
   expect(output, 'no edit restarted the server').not.toMatch(/restarting/i);
+  await context.close();
+});
+
+test("npm run dev: an edit to the content loaders' code restarts the server by itself, and the open page reloads", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const dir = mkdtempSync(join(tmpdir(), 'dev-code-test-'));
+  const content = join(dir, 'content');
+  cpSync('content', content, { recursive: true });
+  const project = isolatedRoot(dir);
+  const port = await freePort();
+  let log = '';
+  const dev = spawn('bash', ['tools/task.sh', 'dev', '--port', String(port)], {
+    cwd: project,
+    env: { ...process.env, CONTENT_DIR: content, CACHE_DIR: join(dir, 'cache'), SITE_BASE: '/' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanups.push(() => {
+    dev.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  for (const stream of [dev.stdout!, dev.stderr!])
+    stream.on('data', (d: Buffer) => {
+      log += stripVTControlCharacters(d.toString()); // Node's watch mode colours its lines
+    });
+  const origin = `http://127.0.0.1:${port}`;
+  const up = () =>
+    fetch(origin).then(
+      (r) => r.status,
+      () => 0,
+    );
+  await expect.poll(up, { timeout: 180_000, message: `dev server up:\n${log}` }).toBe(200);
+  const table = page.locator('table').first();
+  await page.goto(`${origin}/`);
+  await expect(table).toBeVisible();
+
+  // The loaders (src/lib/content/loaders.ts) are loaded by Node, not Vite: the edit below runs only in
+  // a new process. It throws, so the terminal shows that the edited code is the code that ran.
+  const loaders = join(project, 'src/lib/content/loaders.ts');
+  const code = readFileSync(loaders, 'utf8');
+  const restarts = () => log.split(/^Restarting /m).length - 1;
+  // The open page reloads by itself when the server is back (Vite's client polls for it). A mark
+  // left on the page is gone once it reloaded; an evaluate during the reload counts as not yet.
+  const mark = () =>
+    expect(() => page.evaluate(() => ((window as { devTestMark?: true }).devTestMark = true))).toPass();
+  const reloaded = (message: string) =>
+    expect
+      .poll(() => page.evaluate(() => (window as { devTestMark?: true }).devTestMark !== true).catch(() => false), {
+        timeout: 60_000,
+        message,
+      })
+      .toBe(true);
+  await mark();
+  writeFileSync(loaders, `${code}\nthrow new Error('FIXTURE loader edit');\n`);
+  await expect.poll(restarts, { timeout: 60_000, message: 'the edit restarted the server' }).toBeGreaterThan(0);
+  await expect
+    .poll(() => log.slice(log.indexOf('\nRestarting ')), { timeout: 60_000, message: 'the edited loader ran' })
+    .toContain('FIXTURE loader edit');
+  await reloaded('the page reloaded after the edit');
+
+  // Put back: the server restarts again, reads the content, and the page reloads with it, with no
+  // step by the author.
+  await mark();
+  const before = restarts();
+  writeFileSync(loaders, code);
+  await expect.poll(restarts, { timeout: 60_000, message: 'the fix restarted the server' }).toBeGreaterThan(before);
+  await expect
+    .poll(() => log.slice(log.lastIndexOf('Restarting ')), { timeout: 60_000, message: 'content read again' })
+    .toMatch(/Synced content/);
+  await reloaded('the page reloaded after the fix');
+  await expect(table).toBeVisible({ timeout: 60_000 });
+  expect(dev.exitCode, 'one dev command throughout').toBeNull();
   await context.close();
 });
