@@ -25,7 +25,7 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 
 /**
  * Removes from `dir` every PNG that is none of `built` (the images a build of the project's own
- * content wrote): a row renamed or gone, a card whose text changed. Returns the names removed.
+ * content wrote): an axis renamed or gone, a card whose text changed. Returns the names removed.
  */
 export function pruneUnused(dir: string, built: string[]): string[] {
   if (!existsSync(dir)) return [];

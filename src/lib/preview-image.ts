@@ -75,7 +75,7 @@ const PAD_Y = 40;
 
 export function axisCard(axis: AxisModel, model: TableModel): Node {
   return frame(
-    `${model.site.shortTitle} · one row, as of Kubernetes ${model.site.asOf}`,
+    `${model.site.shortTitle} · one axis, as of Kubernetes ${model.site.asOf}`,
     h('div', { fontSize: 52, fontWeight: 700, lineHeight: 1.15, marginBottom: 26, ...clamp(2) }, axis.question),
     // Per backend, what the table shows at a glance: its short answer and its badge.
     h(

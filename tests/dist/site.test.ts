@@ -292,7 +292,7 @@ test('each row has its own page: title, description from the summary, a section 
     }
     assert.equal(
       $('a')
-        .filter((_, a) => $(a).text() === 'See this row in the full table')
+        .filter((_, a) => $(a).text() === 'See this axis in the full table')
         .attr('href'),
       base + routes.axisFragment(axis.id),
     );

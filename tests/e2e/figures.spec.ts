@@ -33,12 +33,12 @@ const PLACES = [
   { path: routes.axisPage('drain'), figure: TIMELINE },
   { path: routes.axisPage(DISPATCH.axes[0]!), figure: DISPATCH },
 ] as const;
-/** Every page that shows a figure: the MDX pages that embed it, and its rows' pages. */
+/** Every page that shows a figure: the MDX pages that embed it, and its axes' pages. */
 const EVERY_PLACE = [...data.figures.map((f) => figure(f.id))].flatMap((f) => [
   ...data.pages
     .filter((p) => readFileSync(p.file, 'utf8').includes(`<Figure id="${f.id}" />`))
     .map((p) => ({ path: routes.page(p.id), figure: f })),
-  ...f.axes.map((row) => ({ path: routes.axisPage(row), figure: f })),
+  ...f.axes.map((axis) => ({ path: routes.axisPage(axis), figure: f })),
 ]);
 /** The window widths a figure must fit: phones, a tablet, laptops and desktops. */
 const WIDTHS = [360, 390, 768, 1024, 1280, 1440];

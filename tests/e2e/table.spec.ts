@@ -44,12 +44,12 @@ test('clicking a row header link targets that row', async ({ page }) => {
 });
 
 test(
-  'copy link puts the row page URL (with the base), the link that previews the row, on the clipboard and announces it',
+  'copy link puts the axis page URL (with the base), the link that previews the axis, on the clipboard and announces it',
   { tag: '@base' },
   async ({ page, context, baseURL }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('');
-    const button = page.getByRole('button', { name: `Copy link to the row “${first!.question}”` });
+    const button = page.getByRole('button', { name: `Copy link to the axis “${first!.question}”` });
     await button.focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('status')).toHaveText(`Link copied: ${baseURL}${routes.axisPage(first!.id)}`);
@@ -185,16 +185,16 @@ test(
   },
 );
 
-test('a row page is one click from its row, and links back to the row', { tag: '@base' }, async ({ page }) => {
+test('an axis page is one click from its row, and links back to the row', { tag: '@base' }, async ({ page }) => {
   const row = table.axes.at(-1)!;
   await page.goto('');
   await page
     .locator(`tr#${row.id}`)
-    .getByRole('link', { name: /Row page/ })
+    .getByRole('link', { name: /Axis page/ })
     .click();
   await expect(page).toHaveURL(new RegExp(`${routes.axisPage(row.id)}$`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(row.question);
-  await page.getByRole('link', { name: 'See this row in the full table' }).click();
+  await page.getByRole('link', { name: 'See this axis in the full table' }).click();
   await page.waitForURL(new RegExp(`${routes.axisFragment(row.id)}$`));
   await expect(page.locator(`tr#${row.id}`)).toBeInViewport();
 });

@@ -93,12 +93,12 @@ test(':cite renders one small link per id in one bracket group, to the excerpt, 
   );
   assert.deepEqual(
     links.map((a) => nameOf($, a)),
-    ['Source: KEP-FIXTURE L98–102', 'Source: KEP-FIXTURE L7, kep.yaml', 'fixture row row: can it FIXTURE?'],
+    ['Source: KEP-FIXTURE L98–102', 'Source: KEP-FIXTURE L7, kep.yaml', 'fixture row axis: can it FIXTURE?'],
   );
   // On screen the link shows its source and lines, which its name holds (WCAG 2.5.3); print adds the file.
   assert.deepEqual(
     links.map((a) => $(a).text()),
-    ['KEP-FIXTURE L98–102', 'KEP-FIXTURE L7, kep.yaml', 'fixture row row: can it FIXTURE?'],
+    ['KEP-FIXTURE L98–102', 'KEP-FIXTURE L7, kep.yaml', 'fixture row axis: can it FIXTURE?'],
   );
   assert.equal($(links[1]).children().first().text(), ', kep.yaml');
   assert.equal($(links[1]).children().first().attr('class'), 'cite-detail');

@@ -119,7 +119,7 @@ test('a new backend and a new axis are content only: they show everywhere the ta
     model.axes.length * model.backends.length,
   );
 
-  // Row pages: the new row has one, and every row page has a section for the new backend.
+  // Axis pages: the new axis has one, and every axis page has a section for the new backend.
   for (const axis of model.axes) {
     assert.ok(existsSync(join(out, routes.axisPage(axis.id), 'index.html')), `row page of ${axis.id}`);
     assert.equal(

@@ -32,7 +32,7 @@ export interface CiteTarget {
   href: string;
   /** The source's label ("KEP-265"), "table" or "evidence". */
   label: string;
-  /** What the link shows: the source and its lines ("KEP-265 L98–102"), the axis ("drain row"), "evidence". */
+  /** What the link shows: the source and its lines ("KEP-265 L98–102"), the axis ("drain axis"), "evidence". */
   text: string;
   /** The rest of its accessible name, shown in print only: the file (", pkg/proxy/topology.go"), ": <question>". */
   detail: string;

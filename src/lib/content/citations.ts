@@ -38,7 +38,7 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
       kind: 'axis',
       href: `/${routes.axisFragment(axis.id)}`,
       label: 'table',
-      text: `${axis.id.replace(/-/g, ' ')} row`,
+      text: `${axis.id.replace(/-/g, ' ')} axis`,
       detail: `: ${axis.question}`,
       prefix: '',
     });
