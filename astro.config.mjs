@@ -18,8 +18,8 @@ const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
 const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
-// Pages at rows' old ids only redirect (noindex); the sitemap lists where they lead instead: from the
-// rows the content layer read (src/lib/content/reader.ts), when the sitemap is written.
+// Pages at axes' old ids only redirect (noindex); the sitemap lists where they lead instead: from the
+// axes the content layer read (src/lib/content/reader.ts), when the sitemap is written.
 /** @type {Set<string> | undefined} */
 let moved;
 /** @param {string} path */
@@ -66,7 +66,7 @@ export default defineConfig({
     // Dev only: the error overlay shows on a page that connects after Astro sent its error.
     devErrorReplay(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
-    // the redirects left at rows' old ids.
+    // the redirects left at axes' old ids.
     sitemap({
       filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname),
     }),

@@ -1,5 +1,5 @@
 // The content layer's loaders: thin, over the process's content reader (reader.ts), which reads each
-// file once and computes the problems, the citation index and the moved rows from what it read.
+// file once and computes the problems, the citation index and the moved axes from what it read.
 //   - YAML collections: the reader's own YAML reader (positions for located problems; Astro's file()
 //     loader parses without them, so it would be a second parse), each valid entry stored by its id;
 //   - pages: Astro's glob() loader, which reads each MDX file; the reader gets the same text, for the

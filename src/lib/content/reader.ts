@@ -1,7 +1,7 @@
 // The one reader of a content folder. Every file is read and validated once (read.ts, through the
 // registry in collections.ts), its Markdown fields rendered once, and everything else is computed
 // from what was read: the cross-file problems (the rules of checks.ts), the citation index the
-// Markdown pipeline resolves `:cite[...]` with, and the site paths left at rows' old ids.
+// Markdown pipeline resolves `:cite[...]` with, and the site paths left at axes' old ids.
 //   - The content layer (loaders.ts) and the Markdown pipeline and sitemap (astro.config.mjs) share
 //     the process's reader of the content folder, `contentReader(dir)`; in `astro dev` a loader
 //     re-reads the collection whose files changed (`reread`), and the problems follow.
@@ -36,8 +36,8 @@ export function locatorFor(files: YamlFile[]): Locator {
 /**
  * The cross-file rules over `data`. A rule that reads a collection listed in `waiting` (one with a
  * problem of its own: a file that does not parse, an entry its schema rejects) does not report: it
- * would run on part of that collection and report what is only missing ("unknown row" for every
- * row of an axes.yaml that does not parse). It reports once the collection reads cleanly.
+ * would run on part of that collection and report what is only missing ("unknown axis" for every
+ * axis of an axes.yaml that does not parse). It reports once the collection reads cleanly.
  */
 export function crossFileProblems(data: ContentData, waiting: ReadonlySet<CollectionName>, locate: Locator): Problem[] {
   const out: Problem[] = [];
@@ -167,7 +167,7 @@ export class ContentReader {
     for (const listener of this.#listeners) listener();
   }
 
-  /** Every citable id, from the validated sources, excerpts, rows and evidence. */
+  /** Every citable id, from the validated sources, excerpts, axes and evidence. */
   citeTargets(): Promise<Map<string, CiteTarget>> {
     this.#targets ??= Promise.all([
       this.parsed('sources'),
@@ -186,7 +186,7 @@ export class ContentReader {
   }
 
   /**
-   * The site paths left at rows' old ids (redirects, which the sitemap does not list), from the
+   * The site paths left at axes' old ids (redirects, which the sitemap does not list), from the
    * axes last read. For the end of a build, whose content layer has read them.
    */
   movedAxisPaths(): string[] {
