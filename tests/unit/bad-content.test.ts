@@ -251,6 +251,43 @@ test('a malformed line in a copy of content/comparison/axes.yaml: exactly one pr
   assert.match(message, new RegExp(`^\\S*comparison/axes\\.yaml:${at + 1}:${col}: malformed YAML: `), message);
 });
 
+// The same for an entry its schema rejects: the entry is left out, and a rule that reads its
+// collection waits, so the references to it (cells, citations, figures, evidence) are not reported as
+// unknown besides. One case per collection that others refer to.
+for (const [what, file, field, edit] of [
+  [
+    'an axis without its question',
+    'comparison/axes.yaml',
+    'question',
+    (s: string) => s.replace(/\n {2}question: [^\n]*/, ''),
+  ],
+  [
+    'a backend without its name',
+    'comparison/backends.yaml',
+    'name',
+    (s: string) => s.replace(/\n {2}name: [^\n]*/, ''),
+  ],
+  [
+    'an excerpt without its lines',
+    'excerpts/kep-265.yaml',
+    'lines',
+    (s: string) => s.replace(/\n {2}lines: [^\n]*/, ''),
+  ],
+  ['a source without its label', 'sources.yaml', 'label', (s: string) => s.replace(/\n {2}label: [^\n]*/, '')],
+] as const)
+  test(`${what}, in a copy of content/${file}: exactly one problem, at that entry's field`, async () => {
+    const dir = join(scratch, `schema-${field}`, 'content');
+    cpSync(join(root, 'content'), dir, { recursive: true });
+    const path = join(dir, file);
+    const before = readFileSync(path, 'utf8');
+    const after = edit(before);
+    assert.notEqual(after, before, `content/${file} has a ${field} to remove`);
+    writeFileSync(path, after);
+    const { problems, message } = await problemsOf(dir);
+    assert.equal(problems.length, 1, message);
+    assert.match(message, new RegExp(`^\\S*${file.replace('.', '\\.')}:\\d+:\\d+: .*field "${field}"`), message);
+  });
+
 test("page frontmatter: each missing field at the frontmatter's line", async () => {
   await assertProblem('page-missing-frontmatter', {
     file: 'pages/fixture-page.mdx',
