@@ -18,6 +18,7 @@ const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
 const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
+const cacheDir = process.env.CACHE_DIR ?? './node_modules/.astro';
 // Pages at axes' old ids only redirect (noindex); the sitemap lists where they lead instead: from the
 // axes the content layer read (src/lib/content/reader.ts), when the sitemap is written.
 /** @type {Set<string> | undefined} */
@@ -36,11 +37,14 @@ export default defineConfig({
   outDir,
   trailingSlash: 'always',
   // With OUT_DIR, tests build content fixtures with their own cache too, away from dist/'s.
-  cacheDir: process.env.CACHE_DIR ?? './node_modules/.astro',
+  cacheDir,
   // One request renders a page: its stylesheets and scripts are inlined into it (a page's CSS is a
   // few KB; its scripts a few hundred bytes). src/integrations/csp.ts then allows each by its hash.
   build: { format: 'directory', inlineStylesheets: 'always' },
   vite: {
+    // Vite's dependency cache in Astro's: two dev servers of copies of the project (tests/e2e/dev.spec.ts)
+    // share node_modules, and one re-optimizing the dependencies under the other broke its live reload.
+    cacheDir: `${cacheDir}/vite`,
     server: {
       watch: {
         // In `astro dev` a content edit rewrites .astro/data-store.json, and Astro reloads the open page

@@ -14,7 +14,8 @@ import { parseDocument } from 'yaml';
 import { freePort } from '../../tools/lib/ports.ts';
 import { isolatedRoot } from '../support/astro-build.ts';
 
-test.describe.configure({ timeout: 300_000 });
+// One dev server at a time: each is a whole Astro dev process, on a machine the other specs keep busy.
+test.describe.configure({ mode: 'default', timeout: 300_000 });
 
 const MARK = 'FIXTURE live edit';
 const BAD_CITE = 'fixture-source/fixture-no-such-excerpt';
