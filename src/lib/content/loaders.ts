@@ -17,7 +17,7 @@ import { readPage } from './read.ts';
 import type { Render } from './inline.ts';
 import type { PageEntry } from './entries.ts';
 import { COLLECTIONS, entryId, type CollectionName, type ContentReads } from './collections.ts';
-import { contentReader } from './reader.ts';
+import { citesInto, contentReader } from './reader.ts';
 import { settleChanges } from './settle.ts';
 
 interface EntryInfoInput {
@@ -64,6 +64,7 @@ const under = (dir: string, path: string) => path === dir || path.startsWith(dir
 export function yamlCollection(name: Exclude<CollectionName, 'pages'>, contentDir: string): Loader {
   const watched = resolve(contentDir, COLLECTIONS[name].path);
   let loads = 0;
+  let unsubscribe: (() => void) | undefined;
   return {
     name: `yaml-${name}`,
     load: async (ctx) => {
@@ -81,12 +82,26 @@ export function yamlCollection(name: Exclude<CollectionName, 'pages'>, contentDi
       store(await (loads++ === 0 ? reader.collection(name, render) : reader.reread(name, render)));
       if (!ctx.watcher) return;
       ctx.watcher.add(watched);
-      const again = batched(
-        async () => store(await reader.reread(name, render)),
+      // Its files changed: read them again. Or a citation in one of its Markdown fields shows an entry
+      // that changed (an excerpt's lines, a source's label): the reader renders it again. Both store
+      // through one queue, so the last change is stored last.
+      let filesChanged = false;
+      const update = batched(
+        async () => {
+          const reread = filesChanged;
+          filesChanged = false;
+          store(await (reread ? reader.reread(name, render) : reader.collection(name, render)));
+        },
         (e) => ctx.logger.error(String(e)),
       );
       ctx.watcher.on('all', (_event, changed) => {
-        if (under(watched, changed)) again();
+        if (!under(watched, changed)) return;
+        filesChanged = true;
+        update();
+      });
+      unsubscribe?.();
+      unsubscribe = reader.onChange((changed) => {
+        if (changed !== name && citesInto(changed)) update();
       });
     },
   };

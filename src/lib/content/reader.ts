@@ -77,6 +77,9 @@ export function dataOf(reads: ContentReads): ContentData {
 
 const CITED = ['sources', 'excerpts', 'axes', 'evidence'] as const;
 
+/** Whether `:cite[...]` ids resolve to entries of `name` (so a citation's text follows its edits). */
+export const citesInto = (name: CollectionName): boolean => (CITED as readonly string[]).includes(name);
+
 export class ContentReader {
   readonly dir: string;
   #parsed = new Map<CollectionName, Promise<Read<unknown>>>();
@@ -86,7 +89,7 @@ export class ContentReader {
   /** Collections another reader hands over (`expect`, `put`): the pages, which Astro's glob loader reads. */
   #handed = new Map<CollectionName, { read: Promise<Read<unknown>>; resolve: (r: Read<unknown>) => void }>();
   #targets: Promise<Map<string, CiteTarget>> | undefined;
-  #listeners = new Set<() => void>();
+  #listeners = new Set<(name: CollectionName) => void>();
 
   constructor(dir: string) {
     this.dir = resolve(dir);
@@ -144,27 +147,34 @@ export class ContentReader {
     const settled = Promise.resolve(read as Read<unknown>);
     this.#handed.set(name, { read: settled, resolve: () => {} });
     this.#rendered.set(name, settled);
-    if (!first) this.#changed();
+    if (!first) this.#changed(name);
   }
 
-  /** Reads a collection again (its files changed), and tells the listeners once it is read. */
+  /**
+   * Reads a collection again (its files changed), and tells the listeners once it is read. When
+   * citations resolve to its entries, every other collection this reader read is rendered again
+   * when next asked for: its Markdown fields may cite them.
+   */
   async reread<K extends CollectionName>(name: K, render: Render): Promise<ContentReads[K]> {
     this.#parsed.delete(name);
     this.#rendered.delete(name);
-    if ((CITED as readonly string[]).includes(name)) this.#targets = undefined;
+    if (citesInto(name)) {
+      this.#targets = undefined;
+      for (const other of this.#rendered.keys()) if (!this.#handed.has(other)) this.#rendered.delete(other);
+    }
     const read = await this.collection(name, render);
-    this.#changed();
+    this.#changed(name);
     return read;
   }
 
-  /** Called after a collection was read again. */
-  onChange(listener: () => void): () => void {
+  /** Called with a collection's name after it was read again. */
+  onChange(listener: (name: CollectionName) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  #changed(): void {
-    for (const listener of this.#listeners) listener();
+  #changed(name: CollectionName): void {
+    for (const listener of this.#listeners) listener(name);
   }
 
   /** Every citable id, from the validated sources, excerpts, axes and evidence. */
