@@ -1,5 +1,4 @@
 // @ts-check
-import { resolve } from 'node:path';
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
@@ -9,12 +8,10 @@ import pagefind from './src/integrations/pagefind.ts';
 import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
-import { contentReader, citeIndex, citesInto } from './src/lib/content/reader.ts';
-import { COLLECTIONS } from './src/lib/content/collections.ts';
+import { contentReader, citeIndex } from './src/lib/content/reader.ts';
 import { routes } from './src/lib/routes.ts';
 import previewCache from './src/integrations/preview-cache.ts';
 import devErrorReplay from './src/integrations/dev-error-replay.ts';
-import pagesFollowCitations from './src/integrations/pages-follow-citations.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
@@ -72,14 +69,6 @@ export default defineConfig({
     mdx(),
     // Dev only: the error overlay shows on a page that connects after Astro sent its error.
     devErrorReplay(),
-    // Dev only: an MDX page is compiled again when an entry it cites changes (its label, its lines).
-    pagesFollowCitations({
-      pages: resolve(contentDir, COLLECTIONS.pages.path),
-      onCitationsChange: (listener) =>
-        contentReader(contentDir).onChange((name) => {
-          if (citesInto(name)) listener();
-        }),
-    }),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at axes' old ids.
     sitemap({

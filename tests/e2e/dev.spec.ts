@@ -6,7 +6,7 @@
 // edit to code Node loaded (the content loaders) restarts the server by itself, and the page reloads.
 import { test, expect } from './fixtures.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import { join } from 'node:path';
@@ -117,9 +117,9 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   writeFileSync(homeFile, `${readFileSync(homeFile, 'utf8')}\n\n:::intro\n${MARK} in MDX.\n:::\n`);
   await expect(page.getByText(`${MARK} in MDX.`)).toBeVisible({ timeout: 60_000 });
 
-  // A citation shows the cited source's label, in the YAML fields (an axis's summary, on its page) and
-  // in the MDX pages, which are compiled once: relabelling a source shows on both pages, already
-  // compiled and open before the edit, with no restart (src/integrations/pages-follow-citations.ts).
+  // A citation shows the cited source's label, also in a YAML field (an axis's summary, on the axis's
+  // page): relabelling a source shows on that page, open before the edit, with no restart. (The MDX
+  // pages keep their compiled citations until saved: docs/claims.md.)
   const summary = String(axes.getIn([0, 'summary']));
   const cited = /:cite\[([^\]\s/]+)\//.exec(summary)?.[1];
   expect(cited, `the first axis's summary cites something:\n${summary}`).toBeTruthy();
@@ -128,26 +128,17 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   const at = (sources.toJS() as Array<{ id: string }>).findIndex((src) => src.id === cited);
   const old = String(sources.getIn([at, 'label']));
   const label = `${old} FIXTURE`;
-  const sourcePage = readdirSync(join(content, 'pages'), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.mdx'))
-    .find((f) => readFileSync(join(content, 'pages', f), 'utf8').includes(`:cite[${cited}/`));
-  expect(sourcePage, `a page cites ${cited}`).toBeTruthy();
-  const citing = [`/rows/${row}/`, `/${sourcePage!.replace(/\.mdx$/, '/').replace(/(^|\/)index\/$/, '$1')}`];
+  const axisPage = `${origin}/rows/${row}/`;
   // A citation's text is the label, then the lines ("KEP-3866 L108–109").
   const citationText = (l: string) => new RegExp(`${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} L\\d`);
-  const labels = () =>
-    Promise.all(
-      citing.map(async (path) => {
-        const html = await (await fetch(`${origin}${path}`)).text();
-        return `${citationText(old).test(html) ? 'old' : ''}${citationText(label).test(html) ? 'new' : ''}`;
-      }),
-    );
-  expect(await labels(), `before the edit: ${citing.join(', ')}`).toEqual(['old', 'old']);
+  const labels = async () => {
+    const html = await (await fetch(axisPage)).text();
+    return `${citationText(old).test(html) ? 'old' : ''}${citationText(label).test(html) ? 'new' : ''}`;
+  };
+  expect(await labels(), `before the edit: ${axisPage}`).toBe('old');
   sources.setIn([at, 'label'], label);
   writeFileSync(sourcesFile, sources.toString());
-  await expect
-    .poll(labels, { timeout: 60_000, message: `only the new label on ${citing.join(' and ')}` })
-    .toEqual(['new', 'new']);
+  await expect.poll(labels, { timeout: 60_000, message: `only the new label on ${axisPage}` }).toBe('new');
 
   // A mistake: the terminal names file:line:column, row, column and field; the page shows the overlay.
   const firstCite = String(axes.getIn([0, 'cells', backend, 'cites', 0]));

@@ -17,7 +17,7 @@ import { readPage } from './read.ts';
 import type { Render } from './inline.ts';
 import type { PageEntry } from './entries.ts';
 import { COLLECTIONS, entryId, type CollectionName, type ContentReads } from './collections.ts';
-import { citesInto, contentReader } from './reader.ts';
+import { contentReader } from './reader.ts';
 import { settleChanges } from './settle.ts';
 
 interface EntryInfoInput {
@@ -100,8 +100,8 @@ export function yamlCollection(name: Exclude<CollectionName, 'pages'>, contentDi
         update();
       });
       unsubscribe?.();
-      unsubscribe = reader.onChange((changed) => {
-        if (changed !== name && citesInto(changed)) update();
+      unsubscribe = reader.onChange((changed, citations) => {
+        if (changed !== name && reader.cites(name, citations)) update();
       });
     },
   };

@@ -78,7 +78,10 @@ export function dataOf(reads: ContentReads): ContentData {
 const CITED = ['sources', 'excerpts', 'axes', 'evidence'] as const;
 
 /** Whether `:cite[...]` ids resolve to entries of `name` (so a citation's text follows its edits). */
-export const citesInto = (name: CollectionName): boolean => (CITED as readonly string[]).includes(name);
+const citesInto = (name: CollectionName): boolean => (CITED as readonly string[]).includes(name);
+
+const serialised = (targets: Map<string, CiteTarget>) =>
+  new Map([...targets].map(([id, target]) => [id, JSON.stringify(target)]));
 
 export class ContentReader {
   readonly dir: string;
@@ -89,7 +92,9 @@ export class ContentReader {
   /** Collections another reader hands over (`expect`, `put`): the pages, which Astro's glob loader reads. */
   #handed = new Map<CollectionName, { read: Promise<Read<unknown>>; resolve: (r: Read<unknown>) => void }>();
   #targets: Promise<Map<string, CiteTarget>> | undefined;
-  #listeners = new Set<(name: CollectionName) => void>();
+  #listeners = new Set<(name: CollectionName, citations: ReadonlySet<string>) => void>();
+  /** The citation targets as last handed out (`citeTargets`), each as JSON: to tell which changed. */
+  #handedTargets: Map<string, string> | undefined;
 
   constructor(dir: string) {
     this.dir = resolve(dir);
@@ -151,30 +156,49 @@ export class ContentReader {
   }
 
   /**
-   * Reads a collection again (its files changed), and tells the listeners once it is read. When
-   * citations resolve to its entries, every other collection this reader read is rendered again
-   * when next asked for: its Markdown fields may cite them.
+   * Reads a collection again (its files changed), and tells the listeners once it is read, with the
+   * citations whose target changed (their text, label, link). Every other collection this reader
+   * rendered that uses one of them is rendered again when next asked for.
    */
   async reread<K extends CollectionName>(name: K, render: Render): Promise<ContentReads[K]> {
     this.#parsed.delete(name);
     this.#rendered.delete(name);
+    const changed = new Set<string>();
     if (citesInto(name)) {
+      const before = this.#handedTargets;
       this.#targets = undefined;
-      for (const other of this.#rendered.keys()) if (!this.#handed.has(other)) this.#rendered.delete(other);
+      this.#handedTargets = undefined;
+      // None handed out before: nothing rendered so far shows a citation.
+      if (before) {
+        const after = serialised(await this.citeTargets());
+        for (const id of new Set([...before.keys(), ...after.keys()]))
+          if (before.get(id) !== after.get(id)) changed.add(id);
+        for (const other of this.#rendered.keys())
+          if (!this.#handed.has(other) && this.cites(other, changed)) this.#rendered.delete(other);
+      }
     }
     const read = await this.collection(name, render);
-    this.#changed(name);
+    this.#changed(name, changed);
     return read;
   }
 
-  /** Called with a collection's name after it was read again. */
-  onChange(listener: (name: CollectionName) => void): () => void {
+  /** Whether the collection, as last read, may cite one of `ids` (its text names one). */
+  cites(name: CollectionName, ids: ReadonlySet<string>): boolean {
+    if (ids.size === 0) return false;
+    const read = this.#latest.get(name);
+    if (!read) return true;
+    const text = JSON.stringify(read.entries);
+    return [...ids].some((id) => text.includes(id));
+  }
+
+  /** Called with a collection's name after it was read again, and the citations whose target changed. */
+  onChange(listener: (name: CollectionName, citations: ReadonlySet<string>) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  #changed(name: CollectionName): void {
-    for (const listener of this.#listeners) listener(name);
+  #changed(name: CollectionName, citations: ReadonlySet<string> = new Set()): void {
+    for (const listener of this.#listeners) listener(name, citations);
   }
 
   /** Every citable id, from the validated sources, excerpts, axes and evidence. */
@@ -184,14 +208,16 @@ export class ContentReader {
       this.parsed('excerpts'),
       this.parsed('axes'),
       this.parsed('evidence'),
-    ]).then(([sources, excerpts, axes, evidence]) =>
-      citeTargets({
+    ]).then(([sources, excerpts, axes, evidence]) => {
+      const targets = citeTargets({
         sources: sources.entries,
         excerpts: excerpts.entries,
         axes: axes.entries,
         evidence: evidence.entries,
-      }),
-    );
+      });
+      this.#handedTargets = serialised(targets);
+      return targets;
+    });
     return this.#targets;
   }
 
