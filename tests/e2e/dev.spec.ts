@@ -22,8 +22,17 @@ const BAD_CITE = 'fixture-source/fixture-no-such-excerpt';
 
 let server: ChildProcess | undefined;
 let output = '';
+/** The terminal output of the running test's dev server. */
+let serverLog = () => output;
 let work = '';
 const cleanups: Array<() => void> = [];
+
+// A failed test keeps the dev server's terminal output (in its report, and under test-results/).
+test.afterEach(async () => {
+  const info = test.info();
+  if (info.status !== info.expectedStatus)
+    await info.attach('dev-server.log', { body: stripVTControlCharacters(serverLog()), contentType: 'text/plain' });
+});
 
 test.afterAll(() => {
   server?.kill('SIGTERM');
@@ -98,13 +107,20 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   const answer = String(axes.getIn([0, 'cells', backend, 'answer']));
   const cell = page.locator(`tr#${row} td[data-backend="${backend}"] .cell-answer`);
 
+  // Vite's client in the page reloads it when told to over its socket; an edit made before the socket
+  // is open would be announced to no one (as in any Vite project), so edits start once it is.
+  const connected = page.waitForEvent('console', {
+    predicate: (m) => m.text() === '[vite] connected.',
+    timeout: 60_000,
+  });
   await page.goto(`${origin}/`);
+  await connected;
   await expect(cell).not.toContainText(MARK);
 
   // A YAML edit shows in the open page (live reload), no restart: here written as an editor or a
   // busy machine may leave it, emptied first and completed a moment later. The file watcher drops a
   // second change within 50 ms of the first, so without a second look the empty file was the last
-  // one read (src/lib/content/settle.ts).
+  // one read (src/lib/content/settle.ts); a file found empty is read after that look.
   axes.setIn([0, 'cells', backend, 'answer'], `${MARK}: ${answer}`);
   writeFileSync(axesFile, '');
   await new Promise((r) => setTimeout(r, 20));
@@ -161,8 +177,9 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   await expect
     .poll(
       async () => {
-        const res = await fetch(`${origin}/`);
-        return `${res.status} ${await res.text()}`;
+        // Bounded, so a render that never answers fails with "no answer", not the poll's timeout.
+        const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(15_000) }).catch((e: Error) => e);
+        return res instanceof Error ? `no answer: ${res.message}` : `${res.status} ${await res.text()}`;
       },
       { timeout: 60_000, message: 'the page render throws the content problem' },
     )
@@ -199,6 +216,7 @@ test("npm run dev: an edit to the content loaders' code restarts the server by i
   const project = isolatedRoot(dir);
   const port = await freePort();
   let log = '';
+  serverLog = () => log;
   const dev = spawn('bash', ['tools/task.sh', 'dev', '--port', String(port)], {
     cwd: project,
     env: { ...process.env, CONTENT_DIR: content, CACHE_DIR: join(dir, 'cache'), SITE_BASE: '/' },

@@ -288,6 +288,25 @@ for (const [what, file, field, edit] of [
     assert.match(message, new RegExp(`^\\S*${file.replace('.', '\\.')}:\\d+:\\d+: .*field "${field}"`), message);
   });
 
+// An emptied file (an author's, or a save caught half-way in dev) is that file's one problem: the
+// rules that read its collection wait, as for a file that does not parse.
+for (const file of [
+  'comparison/axes.yaml',
+  'comparison/backends.yaml',
+  'sources.yaml',
+  'site.yaml',
+  'excerpts/kep-265.yaml',
+])
+  test(`an emptied copy of content/${file}: exactly one problem, at file:1:1`, async () => {
+    const dir = join(scratch, `empty-${file.replace(/\W/g, '-')}`, 'content');
+    cpSync(join(root, 'content'), dir, { recursive: true });
+    assert.ok(existsSync(join(dir, file)), `content/${file} exists`);
+    writeFileSync(join(dir, file), '');
+    const { problems, message } = await problemsOf(dir);
+    assert.equal(problems.length, 1, message);
+    assert.match(message, new RegExp(`^\\S*${file.replace('.', '\\.')}:1:1: file is empty`), message);
+  });
+
 test("page frontmatter: each missing field at the frontmatter's line", async () => {
   await assertProblem('page-missing-frontmatter', {
     file: 'pages/fixture-page.mdx',

@@ -7,7 +7,7 @@
 //   - problems: every problem of the folder. `astro build` / `astro sync`: any problem fails the sync,
 //     before a page renders, listing all. `astro dev`: problems are logged and stored; every page
 //     render then throws them (index.ts, the error overlay), and fixing the file recovers, no restart.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glob, type Loader, type LoaderContext } from 'astro/loaders';
@@ -18,7 +18,7 @@ import type { Render } from './inline.ts';
 import type { PageEntry } from './entries.ts';
 import { COLLECTIONS, entryId, type CollectionName, type ContentReads } from './collections.ts';
 import { contentReader } from './reader.ts';
-import { settleChanges } from './settle.ts';
+import { SETTLE_MS, settleChanges } from './settle.ts';
 
 interface EntryInfoInput {
   contents: string;
@@ -42,20 +42,30 @@ function keepEmptyCollection(ctx: LoaderContext): void {
 const renderWith = (ctx: LoaderContext): Render => siteRender(ctx.config.markdown, ctx.config.image);
 
 /**
- * Calls `fn` at most once per tick, however many files changed together, and one call after the
- * other: a later change is stored after an earlier one, never before it.
+ * Calls `fn` at most once per tick (or per `delay` ms, when the first call asks for one), however many
+ * files changed together, and one call after the other: a later change is stored after an earlier one,
+ * never before it.
  */
-function batched(fn: () => Promise<void>, onError: (e: unknown) => void): () => void {
+function batched(fn: () => Promise<void>, onError: (e: unknown) => void): (delay?: number) => void {
   let queued = false;
   let running = Promise.resolve();
-  return () => {
+  return (delay = 0) => {
     if (queued) return;
     queued = true;
     setTimeout(() => {
       queued = false;
       running = running.then(fn).catch(onError);
-    }, 0);
+    }, delay);
   };
+}
+
+/** Whether the file is there and empty: emptied by an author, or by a save not finished yet. */
+function isEmpty(file: string): boolean {
+  try {
+    return statSync(file).size === 0;
+  } catch {
+    return false;
+  }
 }
 
 const under = (dir: string, path: string) => path === dir || path.startsWith(dir + sep);
@@ -94,10 +104,13 @@ export function yamlCollection(name: Exclude<CollectionName, 'pages'>, contentDi
         },
         (e) => ctx.logger.error(String(e)),
       );
+      // A file found empty is read once the save can have finished (settle.ts): most often it is a
+      // save in two steps caught half-way, and reading it now would show the page an empty collection
+      // (and its problem) for a moment, one reload more than the edit needs.
       ctx.watcher.on('all', (_event, changed) => {
         if (!under(watched, changed)) return;
         filesChanged = true;
-        update();
+        update(isEmpty(changed) ? SETTLE_MS : 0);
       });
       unsubscribe?.();
       unsubscribe = reader.onChange((changed, citations) => {
@@ -218,17 +231,16 @@ export function problemsCollection(contentDir: string): Loader {
       settleChanges(ctx.watcher, contentDir);
       let had = list.length > 0;
       unsubscribe?.();
-      unsubscribe = reader.onChange(
-        batched(
-          async () => {
-            const now = await write();
-            if (now.length > 0) ctx.logger.error(new ContentError(now).message);
-            else if (had) ctx.logger.info('content problems fixed');
-            had = now.length > 0;
-          },
-          (e) => ctx.logger.error(String(e)),
-        ),
+      const rewrite = batched(
+        async () => {
+          const now = await write();
+          if (now.length > 0) ctx.logger.error(new ContentError(now).message);
+          else if (had) ctx.logger.info('content problems fixed');
+          had = now.length > 0;
+        },
+        (e) => ctx.logger.error(String(e)),
       );
+      unsubscribe = reader.onChange(() => rewrite());
     },
   };
 }

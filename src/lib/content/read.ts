@@ -90,6 +90,10 @@ function readYamlFile(abs: string, problems: Problem[]): YamlFile | undefined {
   }
   const yaml = parseYaml(readFileSync(abs, 'utf8'), file);
   problems.push(...yaml.problems);
+  // An empty file is the file's own problem, so the rules that read its collection wait (one problem,
+  // not an "unknown axis" for every reference). In dev it is also what a save caught half-way reads.
+  if (yaml.problems.length === 0 && (yaml.value === undefined || yaml.value === null))
+    problems.push({ file, line: 1, col: 1, problem: 'file is empty (nothing to read): write its content' });
   return yaml;
 }
 
@@ -158,7 +162,8 @@ const yamlIn = (dir: string): string[] =>
 export async function readSite(abs: string): Promise<Read<SiteEntry>> {
   const problems: Problem[] = [];
   const yaml = readYamlFile(abs, problems);
-  if (!yaml || yaml.value === undefined) return { entries: [], problems, files: yaml ? [yaml] : [] };
+  if (!yaml || yaml.value === undefined || yaml.value === null)
+    return { entries: [], problems, files: yaml ? [yaml] : [] };
   const data = validate(yaml, yaml.value, [], -1, siteSchema, docLocate, problems);
   return { entries: data ? [{ ...data, file: yaml.file }] : [], problems, files: [yaml] };
 }
@@ -232,7 +237,7 @@ async function readDocuments<S extends z.ZodType, T>(
     const yaml = readYamlFile(abs, out.problems);
     if (!yaml) continue;
     out.files.push(yaml);
-    if (yaml.value === undefined) continue;
+    if (yaml.value === undefined || yaml.value === null) continue;
     const data = validate(yaml, yaml.value, [], -1, schema, locate, out.problems);
     if (data !== undefined) out.entries.push(await make(data, basename(abs, extname(abs)), yaml, out.problems));
   }
