@@ -80,8 +80,11 @@ const CITED = ['sources', 'excerpts', 'axes', 'evidence'] as const;
 /** Whether `:cite[...]` ids resolve to entries of `name` (so a citation's text follows its edits). */
 const citesInto = (name: CollectionName): boolean => (CITED as readonly string[]).includes(name);
 
-const serialised = (targets: Map<string, CiteTarget>) =>
-  new Map([...targets].map(([id, target]) => [id, JSON.stringify(target)]));
+/** The ids whose target differs between two citation indexes (added, gone or changed). */
+function changedTargets(before: Map<string, CiteTarget>, after: Map<string, CiteTarget>): Set<string> {
+  const same = (id: string) => JSON.stringify(before.get(id)) === JSON.stringify(after.get(id));
+  return new Set([...before.keys(), ...after.keys()].filter((id) => !same(id)));
+}
 
 export class ContentReader {
   readonly dir: string;
@@ -93,8 +96,8 @@ export class ContentReader {
   #handed = new Map<CollectionName, { read: Promise<Read<unknown>>; resolve: (r: Read<unknown>) => void }>();
   #targets: Promise<Map<string, CiteTarget>> | undefined;
   #listeners = new Set<(name: CollectionName, citations: ReadonlySet<string>) => void>();
-  /** The citation targets as last handed out (`citeTargets`), each as JSON: to tell which changed. */
-  #handedTargets: Map<string, string> | undefined;
+  /** The citation targets as last handed out (`citeTargets`): to tell which changed. */
+  #handedTargets: Map<string, CiteTarget> | undefined;
 
   constructor(dir: string) {
     this.dir = resolve(dir);
@@ -170,9 +173,7 @@ export class ContentReader {
       this.#handedTargets = undefined;
       // None handed out before: nothing rendered so far shows a citation.
       if (before) {
-        const after = serialised(await this.citeTargets());
-        for (const id of new Set([...before.keys(), ...after.keys()]))
-          if (before.get(id) !== after.get(id)) changed.add(id);
+        for (const id of changedTargets(before, await this.citeTargets())) changed.add(id);
         for (const other of this.#rendered.keys())
           if (!this.#handed.has(other) && this.cites(other, changed)) this.#rendered.delete(other);
       }
@@ -215,7 +216,7 @@ export class ContentReader {
         axes: axes.entries,
         evidence: evidence.entries,
       });
-      this.#handedTargets = serialised(targets);
+      this.#handedTargets = targets;
       return targets;
     });
     return this.#targets;
