@@ -82,6 +82,7 @@ const figureLocate: Locate = (entry, _index, path) => {
   };
 };
 
+/** A YAML file parsed, its problems added to `problems`; undefined when it is missing or holds no value. */
 function readYamlFile(abs: string, problems: Problem[]): YamlFile | undefined {
   const file = displayPath(abs);
   if (!existsSync(abs)) {
@@ -92,9 +93,10 @@ function readYamlFile(abs: string, problems: Problem[]): YamlFile | undefined {
   problems.push(...yaml.problems);
   // An empty file is the file's own problem, so the rules that read its collection wait (one problem,
   // not an "unknown axis" for every reference). In dev it is also what a save caught half-way reads.
-  if (yaml.problems.length === 0 && (yaml.value === undefined || yaml.value === null))
+  if (yaml.value !== undefined && yaml.value !== null) return yaml;
+  if (yaml.problems.length === 0)
     problems.push({ file, line: 1, col: 1, problem: 'file is empty (nothing to read): write its content' });
-  return yaml;
+  return undefined;
 }
 
 /** Validates one entry; on failure every issue is a located problem. */
@@ -130,8 +132,7 @@ async function readList<S extends z.ZodType, T>(
 ): Promise<Read<T>> {
   const problems: Problem[] = [];
   const yaml = readYamlFile(abs, problems);
-  if (!yaml || yaml.value === undefined || yaml.value === null)
-    return { entries: [], problems, files: yaml ? [yaml] : [] };
+  if (!yaml) return { entries: [], problems, files: [] };
   if (!Array.isArray(yaml.value)) {
     problems.push({
       file: yaml.file,
@@ -162,8 +163,7 @@ const yamlIn = (dir: string): string[] =>
 export async function readSite(abs: string): Promise<Read<SiteEntry>> {
   const problems: Problem[] = [];
   const yaml = readYamlFile(abs, problems);
-  if (!yaml || yaml.value === undefined || yaml.value === null)
-    return { entries: [], problems, files: yaml ? [yaml] : [] };
+  if (!yaml) return { entries: [], problems, files: [] };
   const data = validate(yaml, yaml.value, [], -1, siteSchema, docLocate, problems);
   return { entries: data ? [{ ...data, file: yaml.file }] : [], problems, files: [yaml] };
 }
@@ -237,7 +237,6 @@ async function readDocuments<S extends z.ZodType, T>(
     const yaml = readYamlFile(abs, out.problems);
     if (!yaml) continue;
     out.files.push(yaml);
-    if (yaml.value === undefined || yaml.value === null) continue;
     const data = validate(yaml, yaml.value, [], -1, schema, locate, out.problems);
     if (data !== undefined) out.entries.push(await make(data, basename(abs, extname(abs)), yaml, out.problems));
   }
