@@ -166,14 +166,14 @@ export class ContentReader {
   async reread<K extends CollectionName>(name: K, render: Render): Promise<ContentReads[K]> {
     this.#parsed.delete(name);
     this.#rendered.delete(name);
-    const changed = new Set<string>();
+    let changed: ReadonlySet<string> = new Set();
     if (citesInto(name)) {
       const before = this.#handedTargets;
       this.#targets = undefined;
       this.#handedTargets = undefined;
       // None handed out before: nothing rendered so far shows a citation.
       if (before) {
-        for (const id of changedTargets(before, await this.citeTargets())) changed.add(id);
+        changed = changedTargets(before, await this.citeTargets());
         for (const other of this.#rendered.keys())
           if (!this.#handed.has(other) && this.cites(other, changed)) this.#rendered.delete(other);
       }
