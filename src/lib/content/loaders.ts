@@ -104,13 +104,14 @@ export function yamlCollection(name: Exclude<CollectionName, 'pages'>, contentDi
         },
         (e) => ctx.logger.error(String(e)),
       );
-      // A file found empty is read once the save can have finished (settle.ts): most often it is a
-      // save in two steps caught half-way, and reading it now would show the page an empty collection
-      // (and its problem) for a moment, one reload more than the edit needs.
+      // A file found empty is read once the save can have finished: most often it is a save in two
+      // steps caught half-way, and reading it now would show the page an empty collection (and its
+      // problem) for a moment, one reload more than the edit needs. Just after settle.ts's look, so
+      // the change that look announces again joins this read instead of making a second one.
       ctx.watcher.on('all', (_event, changed) => {
         if (!under(watched, changed)) return;
         filesChanged = true;
-        update(isEmpty(changed) ? SETTLE_MS : 0);
+        update(isEmpty(changed) ? SETTLE_MS + 20 : 0);
       });
       unsubscribe?.();
       unsubscribe = reader.onChange((changed, citations) => {
