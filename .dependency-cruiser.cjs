@@ -22,7 +22,32 @@ module.exports = {
         'The claim syntax (src/lib/claims/: directive names, cited-id forms, what an id resolves to) is shared by the ' +
         'Markdown plugins and the content rules, so it imports nothing of the content layer.',
       from: { path: '^src/lib/claims/' },
-      to: { path: '^src/lib/content/' },
+      to: { path: '^src/lib/(content|evidence|upstream|view|route)/' },
+    },
+    {
+      name: 'evidence-parsers-stand-alone',
+      severity: 'error',
+      comment:
+        "The evidence parsers (src/lib/evidence/: what kube-proxy's output shows) read text and nothing else: the " +
+        'content layer, the evidence kit (tools/) and the lab use them, so they import none of the site.',
+      from: { path: '^src/lib/evidence/' },
+      to: { path: '^src/lib/', pathNot: '^src/lib/evidence/' },
+    },
+    {
+      name: 'upstream-below-content',
+      severity: 'error',
+      comment:
+        'The pinned-file checks (src/lib/upstream/: anchors, quoted lines) take the few fields they read as plain ' +
+        'values; the content rules call them, so they import nothing of the content layer.',
+      from: { path: '^src/lib/upstream/' },
+      to: { path: '^src/lib/(content|view|route)/' },
+    },
+    {
+      name: 'problems-at-the-bottom',
+      severity: 'error',
+      comment: 'The one located-problem type (src/lib/problems.ts) is shared by every layer, so it imports none of them.',
+      from: { path: '^src/lib/problems\\.ts$' },
+      to: { path: '^src/' },
     },
     {
       name: 'markdown-plugins-below-content',

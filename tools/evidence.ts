@@ -5,7 +5,7 @@
 // loads the whole content as the build does, and undoes its writes if that fails.
 // Exit 0 when added, 1 when refused (each problem located: file:line:column, axis, backend, field),
 // 2 on a usage error.
-import { ContentError, describe } from '../src/lib/content/errors.ts';
+import { ContentError, describe } from '../src/lib/problems.ts';
 import { resolve } from 'node:path';
 import { addCapture } from './lib/evidence-kit.ts';
 

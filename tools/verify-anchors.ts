@@ -1,6 +1,6 @@
 // Checks every code note's anchor against the upstream file at its source's pinned commit: for each
 // `note:` excerpt of a non-quotable source in content/excerpts/*.yaml, the `anchor` must occur
-// verbatim within exactly its `lines` (anchorRule, src/lib/content/anchors.ts).
+// verbatim within exactly its `lines` (anchorRule, src/lib/upstream/anchors.ts).
 //
 //   node tools/verify-anchors.ts [<folder>] [--content <dir>]
 //
@@ -14,8 +14,8 @@
 // is a failure, never skipped), then "N code notes checked, M failures". Exit 0 when every anchor is
 // in its lines, 1 on any failure or invalid content, 2 on a usage error.
 import { runExcerptCli, upstreamReader } from './lib/content-cli.ts';
-import { kubernetesSources } from '../src/lib/content/upstream.ts';
-import { anchorRule } from '../src/lib/content/anchors.ts';
+import { kubernetesSources } from '../src/lib/upstream/upstream.ts';
+import { anchorRule } from '../src/lib/upstream/anchors.ts';
 
 process.exitCode = await runExcerptCli({
   tool: 'verify-anchors',

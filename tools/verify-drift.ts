@@ -13,7 +13,7 @@
 // Exit 0 when nothing changed or is gone, 1 when something did (or could not be checked, or the
 // content is invalid), 2 on a usage error.
 import { existsSync, statSync } from 'node:fs';
-import { ContentError, describe } from '../src/lib/content/errors.ts';
+import { ContentError, describe } from '../src/lib/problems.ts';
 import { citingClaims, loadLocated } from './lib/drift-claims.ts';
 import { checkDrift, tally } from './lib/drift-check.ts';
 import { formatReport } from './lib/drift-report.ts';

@@ -8,7 +8,7 @@
 // table must keep its roles) and with JavaScript off (no copy buttons).
 import type { CDPSession, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { plainInline } from '../../src/lib/content/words.ts';
+import { plainInline } from '../../src/lib/claims/words.ts';
 
 type Provenance = 'measured' | 'to-measure' | 'cited';
 interface Cite {

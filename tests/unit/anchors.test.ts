@@ -1,4 +1,4 @@
-// Unit tests for src/lib/content/anchors.ts (and its build rule) and end-to-end runs of
+// Unit tests for src/lib/upstream/anchors.ts (and its build rule) and end-to-end runs of
 // tools/verify-anchors.ts, on the FIXTURE
 // files under tests/fixtures/anchors (a made-up upstream file and content citing it).
 import { test } from 'node:test';
@@ -8,11 +8,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { anchorLines, checkAnchor, verifyAnchors } from '../../src/lib/content/anchors.ts';
+import { anchorLines, checkAnchor, verifyAnchors } from '../../src/lib/upstream/anchors.ts';
 import { anchorsInTheirLines } from '../../src/lib/content/checks/excerpts.ts';
-import { folderFiles } from '../../src/lib/content/upstream.ts';
+import { folderFiles } from '../../src/lib/upstream/upstream.ts';
 import { loadSourcesAndExcerpts } from '../../src/lib/content/load.ts';
-import { Problems, describe } from '../../src/lib/content/errors.ts';
+import { Problems, describe } from '../../src/lib/problems.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 import { haveShared, sharedPath } from '../support/shared.ts';
 

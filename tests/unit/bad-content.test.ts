@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
-import { ContentError, type Item, type Problem } from '../../src/lib/content/errors.ts';
+import { ContentError, type Item, type Problem } from '../../src/lib/problems.ts';
 import { astroBuild } from '../support/astro-build.ts';
 import { findWarnings } from '../../tools/check-build-log.ts';
 

@@ -37,7 +37,7 @@ import {
   type BuildPair,
 } from '../../tools/lib/bench.ts';
 import { axisSchema, type Axis } from '../../src/lib/content/schemas.ts';
-import { wordCount } from '../../src/lib/content/words.ts';
+import { wordCount } from '../../src/lib/claims/words.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
 
 const size = (gzip: number) => ({ raw: gzip * 3, gzip });

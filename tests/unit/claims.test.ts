@@ -11,7 +11,7 @@ import { siteRender } from '../../src/lib/content/render.ts';
 import { renderInline } from '../../src/lib/content/inline.ts';
 import { citeTargets } from '../../src/lib/content/citations.ts';
 import type { CiteResolver } from '../../src/lib/claims/syntax.ts';
-import { scanPage, scanInline } from '../../src/lib/content/page-scan.ts';
+import { scanPage, scanInline } from '../../src/lib/claims/page-scan.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 
 const commit = 'f'.repeat(40);

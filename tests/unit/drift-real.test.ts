@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLocated } from '../../tools/lib/drift-claims.ts';
 import { verifyQuotes } from '../../tools/lib/quotes.ts';
-import { splitLines } from '../../src/lib/content/upstream.ts';
+import { splitLines } from '../../src/lib/upstream/upstream.ts';
 import { haveShared, sharedPath } from '../support/shared.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

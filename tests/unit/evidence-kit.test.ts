@@ -1,5 +1,5 @@
 // The evidence kit, end to end, on FIXTURES only (tests/fixtures/evidence-kit/; never the site's
-// content/): the output counters (src/lib/content/evidence/), the build's shape, checksum
+// content/): the output counters (src/lib/evidence/), the build's shape, checksum
 // and mode checks on evidence files, every refusal of `npm run evidence -- add`, the capture
 // script's own refusals, and the whole path on a real kernel: FIXTURE rules shaped like
 // kube-proxy's are written with the real iptables-restore and nft -f into a network namespace of
@@ -35,7 +35,7 @@ import {
   readSyncLog,
   iptablesWords,
   sha256,
-} from '../../src/lib/content/evidence/index.ts';
+} from '../../src/lib/evidence/index.ts';
 import { criRecords, goQuote, klogEntry, type Value } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-klog-cri.ts';
 import {
   fixtureNftSync,
@@ -45,7 +45,7 @@ import {
 import { impostorElf } from '../fixtures/evidence-kit/FIXTURE-node/FIXTURE-impostor-elf.ts';
 import { setMeasureEvidence } from '../../tools/lib/evidence-kit.ts';
 import { loadContent, loadTable } from '../../src/lib/content/load.ts';
-import { ContentError, type Problem } from '../../src/lib/content/errors.ts';
+import { ContentError, type Problem } from '../../src/lib/problems.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const kit = join(root, 'tests/fixtures/evidence-kit');

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parse, parseDocument } from 'yaml';
 import * as cheerio from 'cheerio';
 import { loadTable } from '../../src/lib/content/load.ts';
-import { ContentError } from '../../src/lib/content/errors.ts';
+import { ContentError } from '../../src/lib/problems.ts';
 import { PROVENANCES } from '../../src/lib/view/model.ts';
 import { routes } from '../../src/lib/routes.ts';
 import { astroBuild } from '../support/astro-build.ts';

@@ -14,7 +14,7 @@ import type { LoaderContext } from 'astro/loaders';
 import { collections } from '../../src/lib/content/astro-collections.ts';
 import { yamlCollection, pagesCollection, problemsCollection } from '../../src/lib/content/loaders.ts';
 import { COLLECTION_NAMES } from '../../src/lib/content/collections.ts';
-import type { Problem } from '../../src/lib/content/errors.ts';
+import type { Problem } from '../../src/lib/problems.ts';
 import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
 
 type Entry = Parameters<LoaderContext['store']['set']>[0];

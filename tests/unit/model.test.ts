@@ -2,8 +2,8 @@
 // (never part of the site), plus one run over the real content folder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { upstreamUrl } from '../../src/lib/content/upstream.ts';
-import { ContentError, type Item } from '../../src/lib/content/errors.ts';
+import { upstreamUrl } from '../../src/lib/upstream/upstream.ts';
+import { ContentError, type Item } from '../../src/lib/problems.ts';
 import { AstroError } from 'astro/errors';
 import { resolve } from 'node:path';
 import { loadTable } from '../../src/lib/content/load.ts';

@@ -4,12 +4,12 @@
 // real content against the pinned upstream copies in ../shared/sources.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { carries, textTokens, type TokenKind } from '../../src/lib/content/tokens.ts';
-import { scanInline, scanPage } from '../../src/lib/content/page-scan.ts';
+import { carries, textTokens, type TokenKind } from '../../src/lib/claims/tokens.ts';
+import { scanInline, scanPage } from '../../src/lib/claims/page-scan.ts';
 import { citationsCarryTokens, tokenReport } from '../../src/lib/content/checks/claims.ts';
-import { folderLines } from '../../src/lib/content/upstream.ts';
+import { folderLines } from '../../src/lib/upstream/upstream.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
-import { Problems } from '../../src/lib/content/errors.ts';
+import { Problems } from '../../src/lib/problems.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 import { haveShared, sharedPath } from '../support/shared.ts';
 

@@ -1,7 +1,7 @@
 // The word count behind the short answer's limit (schemas.ts): words a reader sees, not markup.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plainInline, wordCount } from '../../src/lib/content/words.ts';
+import { plainInline, wordCount } from '../../src/lib/claims/words.ts';
 
 test('plain text of inline Markdown: code spans as written, emphasis, link addresses and tags left out', () => {
   assert.equal(

@@ -5,7 +5,7 @@ import { cpSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { Axis, Cell } from '../../src/lib/content/schemas.ts';
-import { wordCount } from '../../src/lib/content/words.ts';
+import { wordCount } from '../../src/lib/claims/words.ts';
 
 export const KB = 1024;
 /** gzip level used for every "gzip" figure: 6, the default of zlib and of the gzip command. */

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSourcesAndExcerpts } from '../../src/lib/content/load.ts';
-import { ContentError, Problems, describe } from '../../src/lib/content/errors.ts';
-import { addFailures, verifyExcerpts, type ExcerptRule } from '../../src/lib/content/verify-excerpts.ts';
+import { ContentError, Problems, describe } from '../../src/lib/problems.ts';
+import { addFailures, verifyExcerpts, type ExcerptRule } from '../../src/lib/upstream/verify-excerpts.ts';
 
 export interface CheckArgs {
   folder: string;

@@ -4,12 +4,12 @@
 // are left out, and said to be.
 import { posix } from 'node:path';
 import type { ExcerptEntry, SourceEntry } from '../../src/lib/content/entries.ts';
-import { upstreamPath } from '../../src/lib/content/upstream.ts';
+import { upstreamPath } from '../../src/lib/upstream/upstream.ts';
 import { excerptId } from '../../src/lib/claims/syntax.ts';
 import { classify, type Drift } from './drift.ts';
 import type { Upstream } from './drift-upstream.ts';
 import { checkQuote } from './quotes.ts';
-import { checkAnchor } from '../../src/lib/content/anchors.ts';
+import { checkAnchor } from '../../src/lib/upstream/anchors.ts';
 
 export interface ItemResult {
   /** Full id, "<source>/<excerpt>". */

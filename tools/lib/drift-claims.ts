@@ -5,9 +5,9 @@
 import type { ContentData } from '../../src/lib/content/collections.ts';
 import { readAll } from '../../src/lib/content/collections.ts';
 import { combine, locatorFor } from '../../src/lib/content/load.ts';
-import { ContentError, type Locator, type YamlPath } from '../../src/lib/content/errors.ts';
+import { ContentError, type Locator, type YamlPath } from '../../src/lib/problems.ts';
 import { plainRender } from '../../src/lib/content/inline.ts';
-import { scanInline } from '../../src/lib/content/page-scan.ts';
+import { scanInline } from '../../src/lib/claims/page-scan.ts';
 import { excerptId } from '../../src/lib/claims/syntax.ts';
 import type { Read } from '../../src/lib/content/entries.ts';
 

@@ -42,3 +42,11 @@ export interface CiteTarget {
 
 /** Looks an id up; undefined when it names nothing (the checks report it, located). */
 export type CiteResolver = (id: string) => CiteTarget | undefined;
+
+/**
+ * Block syntax at a line's start (a quote that begins "* kube-proxy ...") escaped so it stays text.
+ * The content layer renders a field through it (content/inline.ts) and the page scan (page-scan.ts)
+ * parses it through it too, so both see the same text.
+ */
+export const escapeBlockSyntax = (md: string): string =>
+  md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');

@@ -9,7 +9,7 @@ import { z } from 'astro/zod';
 import { contentDir } from './dir.ts';
 import { pageSchema } from './schemas.ts';
 import { COLLECTIONS, type ContentData } from './collections.ts';
-import type { Problem } from './errors.ts';
+import type { Problem } from '../problems.ts';
 import { yamlCollection, pagesCollection, problemsCollection } from './loaders.ts';
 
 type Stored<K extends keyof ContentData> = ContentData[K] extends Array<infer T> ? T : ContentData[K];

@@ -1,10 +1,10 @@
 // What each collection's reader stores: the validated data, where it came from (for located
 // problems), and, for inline Markdown fields, their rendered HTML beside the text it came from.
 import type { Site, Source, Excerpt, Backend, Axis, Cell, Evidence, PageData, Figure } from './schemas.ts';
-import type { Problem } from './errors.ts';
+import type { Problem } from '../problems.ts';
 import type { YamlFile } from './yaml.ts';
-import type { PageScan } from './page-scan.ts';
-import type { Count } from './evidence/index.ts';
+import type { PageScan } from '../claims/page-scan.ts';
+import type { Count } from '../evidence/index.ts';
 
 /** Where an entry came from: its file and, in a list file, its index. */
 export interface Origin {

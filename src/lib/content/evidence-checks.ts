@@ -2,9 +2,9 @@
 // naming the file and the field: its output shows what its exercise looks at (evidence/index.ts),
 // its recorded checksum still matches its output, and its recorded mode is its backend.
 import type { Evidence } from './schemas.ts';
-import type { Problem } from './errors.ts';
+import type { Problem } from '../problems.ts';
 import type { YamlFile } from './yaml.ts';
-import { countOutput, sha256, type Count } from './evidence/index.ts';
+import { countOutput, sha256, type Count } from '../evidence/index.ts';
 
 /** The evidence file's problems, and what its output shows (counted here once, kept on the entry). */
 export function countEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: Problem[]; count?: Count } {

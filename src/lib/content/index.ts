@@ -2,7 +2,7 @@
 // collections. Problems found by the loaders (problems collection) are thrown here, so in
 // `astro dev` every page shows them in the error overlay until the file is fixed.
 import { getCollection, getEntry } from 'astro:content';
-import { ContentError } from './errors.ts';
+import { ContentError } from '../problems.ts';
 import { assembleTable, type TableModel, type ModelInput } from './model.ts';
 
 const inOrder = <T extends { file: string; index: number }>(xs: T[]) =>

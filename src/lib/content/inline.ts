@@ -1,18 +1,12 @@
 // Inline Markdown (cell answers, summaries, excerpt notes) rendered to HTML: by the site's own
 // pipeline in the content layer (render.ts), or escaped as text where nothing renders a page.
+import { escapeBlockSyntax } from '../claims/syntax.ts';
 
 /** Renders inline Markdown to HTML. The site passes Astro's own pipeline; scripts, plainRender. */
 export type Render = (markdown: string) => Promise<string>;
 
 /** For plain-Node callers that never render a page: the text, HTML-escaped. */
 export const plainRender: Render = async (md) => md.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/**
- * Block syntax at a line's start (a quote that begins "* kube-proxy ...") escaped so it stays text.
- * The page scan (page-scan.ts) parses a field as rendered here, through this same function.
- */
-export const escapeBlockSyntax = (md: string): string =>
-  md.trim().replace(/^(\s*)([*+>#-]|\d+[.)])(?=\s|$)/gm, '$1\\$2');
 
 /** Inline Markdown, with block syntax escaped; the one paragraph the renderer wraps it in is removed. */
 export async function renderInline(render: Render, md: string): Promise<string> {

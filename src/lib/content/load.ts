@@ -1,8 +1,8 @@
 // The plain-Node way in to a content folder, for scripts and tests: a content reader of their own
 // (reader.ts), so the same readers, schemas and cross-file rules as the content layer, and problems
 // in the same located format.
-import type { Problem } from './errors.ts';
-import { ContentError, sortProblems, type Locator } from './errors.ts';
+import type { Problem } from '../problems.ts';
+import { ContentError, sortProblems, type Locator } from '../problems.ts';
 import { plainRender, type Render } from './inline.ts';
 import type { ContentData } from './collections.ts';
 import { assembleTable, type TableModel } from './model.ts';

@@ -11,7 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glob, type Loader, type LoaderContext } from 'astro/loaders';
-import { ContentError, type Problem } from './errors.ts';
+import { ContentError, type Problem } from '../problems.ts';
 import { siteRender } from './render.ts';
 import { readPage } from './read.ts';
 import type { Render } from './inline.ts';

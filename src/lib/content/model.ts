@@ -4,7 +4,7 @@
 import type { CellEntry, ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './entries.ts';
 import type { ContentData } from './collections.ts';
 import { excerptId } from '../claims/syntax.ts';
-import { upstreamUrl } from './upstream.ts';
+import { upstreamUrl } from '../upstream/upstream.ts';
 import { routes } from '../routes.ts';
 import { pageModels, navigation, type PageModel, type NavItem } from './pages.ts';
 import { cellSchema, type PageData } from './schemas.ts';

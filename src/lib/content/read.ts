@@ -21,9 +21,9 @@ import {
   type Backend,
   type Axis,
 } from './schemas.ts';
-import { fieldName, type ItemKind, type Problem, type Where, type YamlPath } from './errors.ts';
+import { fieldName, type ItemKind, type Problem, type Where, type YamlPath } from '../problems.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
-import { scanPage } from './page-scan.ts';
+import { scanPage } from '../claims/page-scan.ts';
 import { countEvidenceOutput } from './evidence-checks.ts';
 import { renderInline, type Render } from './inline.ts';
 import type {

@@ -8,8 +8,8 @@
 //   - Scripts and tests (load.ts) make a reader of their own, read once.
 // Pure Node: no Astro import, so tools and unit tests run it without Astro.
 import { resolve } from 'node:path';
-import type { Problem } from './errors.ts';
-import { ContentError, Problems, sortProblems, type Locator } from './errors.ts';
+import type { Problem } from '../problems.ts';
+import { ContentError, Problems, sortProblems, type Locator } from '../problems.ts';
 import type { Render } from './inline.ts';
 import type { Read } from './entries.ts';
 import type { YamlFile } from './yaml.ts';

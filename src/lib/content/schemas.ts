@@ -1,8 +1,8 @@
 // One zod schema per kind of content file. Plain module (no astro: imports) so unit tests,
 // the build and the scripts all validate with the same rules.
 import { z } from 'astro/zod';
-import { wordCount } from './words.ts';
-import type { YamlPath } from './errors.ts';
+import { wordCount } from '../claims/words.ts';
+import type { YamlPath } from '../problems.ts';
 
 const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const kebabId = z.string().regex(kebab, 'must be kebab-case: lower-case letters, digits and single hyphens');

@@ -1,7 +1,7 @@
 // One YAML file, parsed with positions: `at(path)` gives the line and column of the deepest part
 // of a path that exists (a field's key, a list item), so every problem can point at its line.
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
-import type { Problem, Seek, YamlPath } from './errors.ts';
+import type { Problem, Seek, YamlPath } from '../problems.ts';
 
 export interface Pos {
   line: number;

@@ -1,14 +1,14 @@
 // The claims syntax (docs/claims.md): cited ids resolve, prose cites or says it is our reading,
 // and every citation carries its sentence's words.
 import type { ContentData } from '../collections.ts';
-import type { Where, YamlPath } from '../errors.ts';
-import { LINK, scanInline, type Sentence, type TokenAt, type UnmarkedAt } from '../page-scan.ts';
+import type { Where, YamlPath } from '../../problems.ts';
+import { LINK, scanInline, type Sentence, type TokenAt, type UnmarkedAt } from '../../claims/page-scan.ts';
 import { routes } from '../../routes.ts';
 import { citeTargets } from '../citations.ts';
 import { linesText } from '../../claims/cite-text.ts';
 import { excerptId, axisCiteId, evidenceCiteId } from '../../claims/syntax.ts';
-import { carries } from '../tokens.ts';
-import { sayUnread, upstreamPath, type LinesReader } from '../upstream.ts';
+import { carries } from '../../claims/tokens.ts';
+import { sayUnread, upstreamPath, type LinesReader } from '../../upstream/upstream.ts';
 import { fileText, pinnedLines, type TextReader } from './disk.ts';
 import { at, inFigure, type Check, type Checks } from './shared.ts';
 

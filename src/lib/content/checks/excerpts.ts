@@ -1,8 +1,8 @@
 // Sources and their excerpts (sources.yaml, excerpts/<source>.yaml): ids, quotes only where a
 // pinned copy can verify them, code notes with an anchor found in their lines.
 import { excerptId } from '../../claims/syntax.ts';
-import { verifyAnchors } from '../anchors.ts';
-import { sayUnread, upstreamPath, KUBERNETES_REPO, type FileReader } from '../upstream.ts';
+import { verifyAnchors } from '../../upstream/anchors.ts';
+import { sayUnread, upstreamPath, KUBERNETES_REPO, type FileReader } from '../../upstream/upstream.ts';
 import { pinnedFiles } from './disk.ts';
 import { at, duplicates, listOf, type Check, type Checks } from './shared.ts';
 

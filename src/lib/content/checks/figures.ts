@@ -3,7 +3,7 @@
 // backend and the field's full path. Keys renamed (schemas.ts FIGURE_RENAMES) are still read, each
 // with a located deprecation (printed; it does not fail the build).
 import { PATHS } from '../collections.ts';
-import { fieldName, type YamlPath } from '../errors.ts';
+import { fieldName, type YamlPath } from '../../problems.ts';
 import type { FigureEntry } from '../entries.ts';
 import { excerptId } from '../../claims/syntax.ts';
 import { inFigure, listOf, type Check, type Checks } from './shared.ts';

@@ -3,7 +3,7 @@
 // out of it is an unused constant, which the linter fails); this registry runs every record, and
 // tests/unit/checks-registry.test.ts fails on a module or a rule it does not run.
 import type { ContentData } from '../collections.ts';
-import { Problems, type Locator } from '../errors.ts';
+import { Problems, type Locator } from '../../problems.ts';
 import { assembleTable, type TableModel } from '../model.ts';
 import type { Check } from './shared.ts';
 import { checks as excerpts } from './excerpts.ts';

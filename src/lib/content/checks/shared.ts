@@ -1,7 +1,7 @@
 // What every concern's rules share: the rule's type, where a problem is, and how a list reads.
 import type { FigureEntry, Origin } from '../entries.ts';
 import type { ContentData } from '../collections.ts';
-import type { ItemKind, Problems, YamlPath } from '../errors.ts';
+import type { ItemKind, Problems, YamlPath } from '../../problems.ts';
 
 /** One rule: reads the content, adds each problem it finds, located, saying what to do. */
 export type Check = (data: ContentData, problems: Problems) => void;

@@ -2,7 +2,7 @@
 // former ids, one cell per axis and backend, cells' citations, measures matching their capture.
 import { PATHS } from '../collections.ts';
 import type { Origin } from '../entries.ts';
-import type { Problems } from '../errors.ts';
+import type { Problems } from '../../problems.ts';
 import { excerptId } from '../../claims/syntax.ts';
 import { at, duplicates, listOf, type Check, type Checks } from './shared.ts';
 

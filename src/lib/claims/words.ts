@@ -12,8 +12,8 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { CITE, READING } from '../claims/syntax.ts';
-import { escapeBlockSyntax } from './inline.ts';
+import { CITE, READING } from './syntax.ts';
+import { escapeBlockSyntax } from './syntax.ts';
 
 const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
 

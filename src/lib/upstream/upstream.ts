@@ -6,14 +6,25 @@
 // quote and anchor checks share.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
-import type { ExcerptEntry, SourceEntry } from './entries.ts';
+
+/** What these checks need of a source: where its file is pinned. */
+interface PinnedSource {
+  repo: string;
+  commit: string;
+  path: string;
+}
+/** What they need of an excerpt: its lines, and its file when it is not the source's own. */
+interface PinnedLines {
+  lines: readonly [number, number] | number[];
+  path?: string | undefined;
+}
 
 /** The repository path of an excerpt's file: the source itself, or a sibling such as kep.yaml. */
-export const upstreamPath = (source: Pick<SourceEntry, 'path'>, excerpt: Pick<ExcerptEntry, 'path'>): string =>
+export const upstreamPath = (source: Pick<PinnedSource, 'path'>, excerpt: Pick<PinnedLines, 'path'>): string =>
   excerpt.path ? posix.join(posix.dirname(source.path), excerpt.path) : source.path;
 
 /** The pinned permalink to an excerpt's lines. */
-export function upstreamUrl(source: SourceEntry, excerpt: Pick<ExcerptEntry, 'lines' | 'path'>): string {
+export function upstreamUrl(source: PinnedSource, excerpt: PinnedLines): string {
   const [a, b] = excerpt.lines;
   return `https://github.com/${source.repo}/blob/${source.commit}/${upstreamPath(source, excerpt)}#L${a}${b !== a ? `-L${b}` : ''}`;
 }

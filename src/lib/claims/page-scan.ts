@@ -13,8 +13,8 @@ import { toString } from 'mdast-util-to-string';
 import { visit } from 'unist-util-visit';
 import type { Root, Nodes, Parents } from 'mdast';
 import type { TextDirective } from 'mdast-util-directive';
-import { CITE, READING, INTRO, citeIds } from '../claims/syntax.ts';
-import { escapeBlockSyntax } from './inline.ts';
+import { CITE, READING, INTRO, citeIds } from './syntax.ts';
+import { escapeBlockSyntax } from './syntax.ts';
 import { textTokens, type Token } from './tokens.ts';
 
 export interface At {

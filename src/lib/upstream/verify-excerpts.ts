@@ -4,7 +4,7 @@
 // read from and what is wrong with it; the loop reads the file, counts what it checked, and reports
 // each failure at its excerpt and field, so it is printed located (file:line:column).
 // Pure module (no I/O): the caller passes the file reader.
-import type { Problems } from './errors.ts';
+import type { Problems } from '../problems.ts';
 import { excerptId } from '../claims/syntax.ts';
 
 export interface CheckedSource {
