@@ -45,7 +45,8 @@ module.exports = {
     {
       name: 'problems-at-the-bottom',
       severity: 'error',
-      comment: 'The one located-problem type (src/lib/problems.ts) is shared by every layer, so it imports none of them.',
+      comment:
+        'The one located-problem type (src/lib/problems.ts) is shared by every layer, so it imports none of them.',
       from: { path: '^src/lib/problems\\.ts$' },
       to: { path: '^src/' },
     },

@@ -8,10 +8,10 @@ import pagefind from './src/integrations/pagefind.ts';
 import csp from './src/integrations/csp.ts';
 import { isHeadInjectDirectiveWarning } from './src/lib/rolldown-logs.ts';
 import { contentDir } from './src/lib/content/dir.ts';
-import { contentReader, citeIndex } from './src/lib/content/reader.ts';
+import { parseCollection } from './src/lib/content/collections.ts';
+import { movedAxisPaths } from './src/lib/content/moved.ts';
 import { routes } from './src/lib/routes.ts';
 import previewCache from './src/integrations/preview-cache.ts';
-import devErrorReplay from './src/integrations/dev-error-replay.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment.
 const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
@@ -19,17 +19,12 @@ const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
 const cacheDir = process.env.CACHE_DIR ?? './node_modules/.astro';
-// Pages at axes' old ids only redirect (noindex); the sitemap lists where they lead instead: from the
-// axes the content layer read (src/lib/content/reader.ts), when the sitemap is written.
-/** @type {Set<string> | undefined} */
-let moved;
+// Pages at axes' old ids only redirect (noindex); the sitemap lists where they lead instead.
+const moved = new Set(
+  movedAxisPaths((await parseCollection('axes', contentDir)).entries).map((p) => joinBase(base, p)),
+);
 /** @param {string} path */
-const isMoved = (path) =>
-  (moved ??= new Set(
-    contentReader(contentDir)
-      .movedAxisPaths()
-      .map((p) => joinBase(base, p)),
-  )).has(path);
+const isMoved = (path) => moved.has(path);
 
 export default defineConfig({
   site,
@@ -51,6 +46,13 @@ export default defineConfig({
         // as it writes it. The watcher then reports the same write; within 1 s Astro knows it for its
         // own, later (a busy machine) it reloaded the page a second time, rendering it twice per edit.
         ignored: ['**/.astro/data-store.json'],
+        // A file saved in two steps (truncated, then written, as an editor or a busy machine may space
+        // them) changes twice; chokidar, Vite's watcher, keeps only the first 'change' of a file within
+        // 50 ms (paulmillr/chokidar#1455, open; #1084), so a loader could read the emptied file and never
+        // hear of the finished one. chokidar's documented awaitWriteFinish reports a change once the
+        // file's size has held for 100 ms instead. Delete when chokidar reports the last change of a
+        // burst (the fix discussed in #1455/#1456).
+        awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 20 },
       },
     },
     build: {
@@ -67,8 +69,6 @@ export default defineConfig({
   },
   integrations: [
     mdx(),
-    // Dev only: the error overlay shows on a page that connects after Astro sent its error.
-    devErrorReplay(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at axes' old ids.
     sitemap({
@@ -83,6 +83,6 @@ export default defineConfig({
     pagefind({ after: ['csp'] }),
   ],
   // One Markdown pipeline for MDX pages and the YAML fields the loaders render (src/lib/markdown-pipeline.ts);
-  // its citations link to what the content reader read (src/lib/content/reader.ts).
-  markdown: markdownConfig(base, { cites: citeIndex(contentDir) }),
+  // it holds no content: citations are resolved where a page renders (src/components/Cite.astro).
+  markdown: markdownConfig(base),
 });

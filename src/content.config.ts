@@ -1,15 +1,32 @@
-// The content collections are defined in src/lib/content/astro-collections.ts, loaded here by Node
-// itself rather than through Vite. Through Vite, every module the loaders import (the content reader,
-// its schemas and rules, the Markdown pipeline, Astro's own modules behind them) would be
-// transformed on each sync, a cost paid at every build and dev start. Loaded
-// by Node, the loaders and astro.config.mjs share one module instance, so one content reader
-// (src/lib/content/reader.ts) serves the loaders, the Markdown pipeline's citations and the sitemap.
-// In `astro dev`, content edits reload live; an edit to the code of the loaders or the reader restarts
-// the dev server (`npm run dev` runs it in Node's watch mode, tools/task.sh), since Node keeps the
-// modules it loaded for the life of the process.
-import { createRequire } from 'node:module';
+// The content collections. Each YAML collection of the registry (lib/content/collections.ts) through
+// one small loader that keeps positions (lib/content/loaders.ts); the MDX pages through Astro's glob();
+// `problems`, the rules over the whole folder. The schemas given here only type getCollection(): the
+// loaders validated the data with located problems (lib/content/read.ts), and a page's frontmatter
+// is checked the same way by the rules, so glob() takes it as written.
+import { defineCollection } from 'astro:content';
+import { glob } from 'astro/loaders';
+import { z } from 'astro/zod';
+import { join } from 'node:path';
+import { contentDir } from './lib/content/dir.ts';
+import { COLLECTIONS, type ContentData } from './lib/content/collections.ts';
+import { yamlLoader, problemsLoader } from './lib/content/loaders.ts';
+import type { PageData } from './lib/content/schemas.ts';
 
-const load = createRequire(import.meta.url);
-export const { collections } = load(
-  './lib/content/astro-collections.ts',
-) as typeof import('./lib/content/astro-collections.ts');
+type Stored<K extends keyof ContentData> = ContentData[K] extends Array<infer T> ? T : ContentData[K];
+const yaml = <K extends Exclude<keyof ContentData, 'pages'>>(name: K) =>
+  defineCollection({ loader: yamlLoader(name, contentDir), schema: z.custom<Stored<K>>() });
+
+export const collections = {
+  site: yaml('site'),
+  sources: yaml('sources'),
+  backends: yaml('backends'),
+  axes: yaml('axes'),
+  excerpts: yaml('excerpts'),
+  evidence: yaml('evidence'),
+  figures: yaml('figures'),
+  pages: defineCollection({
+    loader: glob({ pattern: '**/*.mdx', base: join(contentDir, COLLECTIONS.pages.path) }),
+    schema: z.custom<PageData>(),
+  }),
+  problems: defineCollection({ loader: problemsLoader(contentDir), schema: z.custom<never>() }),
+} satisfies Record<keyof typeof COLLECTIONS | 'problems', unknown>;

@@ -144,10 +144,13 @@ case "$task" in
   dev)
     server_flags "$@"
     echo "task: dev server at $server_url: edits under content/ show live; Ctrl-C stops it"
-    # Node's watch mode restarts the server when a module Node itself loaded changes: the config, the
-    # content loaders and reader, the Markdown pipeline (docs/authoring.md, "Edits to the code").
-    # Components and pages load through Vite, which reloads them without a restart.
-    exec node --watch --watch-preserve-output node_modules/astro/bin/astro.mjs dev "${server_args[@]}"
+    # Astro reloads pages and components through Vite, but not the code its content layer and its
+    # config run (the loaders, readers, rules, Markdown pipeline and integrations): a change under
+    # these paths restarts the whole process, Node's documented --watch-path, so the next sync runs
+    # the edited code (docs/authoring.md, "Edits to the code").
+    exec node --watch-preserve-output --watch-path=src/lib --watch-path=src/integrations \
+      --watch-path=src/content.config.ts --watch-path=astro.config.mjs \
+      node_modules/astro/bin/astro.mjs dev "${server_args[@]}"
     ;;
   check) lint; astro check "$@" ;;
   unit) unit "$@" ;;

@@ -10,17 +10,17 @@ import rehypeExternalLinks from 'rehype-external-links';
 import type { AstroUserConfig } from 'astro';
 import { headingLink } from './heading-link.ts';
 import { rehypeBaseLinks } from './rehype-base-links.ts';
-import { remarkClaims, type ClaimsOptions } from './remark-claims.ts';
+import { remarkClaims } from './remark-claims.ts';
 
 type MarkdownConfig = NonNullable<AstroUserConfig['markdown']>;
 
-/** `claims.cites` resolves cited ids (astro.config.mjs reads them from the content folder). */
-export function markdownConfig(base: string, claims: ClaimsOptions = {}) {
+/** The pipeline for a deploy base; it holds no content (citations resolve where a page renders). */
+export function markdownConfig(base: string) {
   return {
     // Astro 7's default processor (Sätteri) runs no remark/rehype plugins; remark-gfm needs unified.
     processor: unified({
       gfm: false, // remark-gfm below does GFM; the bundled copy would run twice
-      remarkPlugins: [remarkGfm, remarkDirective, [remarkClaims, claims]],
+      remarkPlugins: [remarkGfm, remarkDirective, remarkClaims],
       // Ids first, so the heading-link plugin can link them (Astro otherwise adds ids after user plugins).
       rehypePlugins: [
         rehypeHeadingIds,

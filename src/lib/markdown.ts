@@ -2,9 +2,13 @@
 import type { Element, ElementContent, Nodes, Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toString } from 'hast-util-to-string';
+import { CITE_ELEMENT } from './claims/syntax.ts';
 
+/** A citation: its placeholder (claims/syntax.ts), or the group Cite.astro renders. */
 const isCites = (node: Nodes): boolean =>
-  node.type === 'element' && Array.isArray(node.properties.className) && node.properties.className.includes('cites');
+  node.type === 'element' &&
+  (node.tagName === CITE_ELEMENT ||
+    (Array.isArray(node.properties.className) && node.properties.className.includes('cites')));
 
 /** `node` without its citation groups, and without the white space before each (" [a], b" reads ", b"). */
 function withoutCites<T extends Root | Element>(node: T): T {

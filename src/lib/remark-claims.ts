@@ -1,17 +1,14 @@
 // The claims syntax (docs/claims.md), as remark-directive parses it, turned into HTML:
-//   :cite[id id ...]   a bracket group of small links, one per id, to the excerpt (or axis, or
-//                      evidence); each link shows the source and its lines ("KEP-265 L98–102"),
-//                      is named "Source: KEP-265 L98–102", prints a code file's path on paper, and
-//                      is left out of the search index's text (data-pagefind-ignore);
+//   :cite[id id ...]   the Cite component (components/Cite.astro), which renders a bracket group of
+//                      small links, one per id, where the page renders (claims/syntax.ts, CITE_*);
 //   :reading[...]      one sentence or clause of our own inference, labelled "Our reading:";
 //   :::reading ... ::: paragraphs of our reading, under a visible "Our reading" label;
 //   :::intro ... :::   text that makes no claim (an introduction, navigation): plain prose.
 // Any other directive is text that only looked like one ("foo:bar", "a:b:c"): it is written back as
 // Markdown by mdast-util-directive's serialiser, which spells it as written except where the syntax
-// has two spellings (`:y[]` before a space reads `:y`, `{k=v}` reads `{k="v"}`). Links are site
-// paths from the root; rehype-base-links adds the base.
+// has two spellings (`:y[]` before a space reads `:y`, `{k=v}` reads `{k="v"}`).
 import type { Data, Paragraph, Root, Parent, PhrasingContent, RootContent, Text } from 'mdast';
-import type { Element, ElementContent } from 'hast';
+import type { Element } from 'hast';
 import { h } from 'hastscript';
 import {
   directiveToMarkdown,
@@ -22,16 +19,11 @@ import {
 import { toMarkdown } from 'mdast-util-to-markdown';
 import type {} from 'mdast-util-to-hast'; // types: data.hName, hProperties, hChildren
 import { visit, SKIP } from 'unist-util-visit';
-import { CITE, READING, INTRO, READING_LABEL, citeIds, type CiteResolver, type CiteTarget } from './claims/syntax.ts';
+import { CITE, READING, INTRO, READING_LABEL, CITE_COMPONENT, CITE_ELEMENT, citeIds } from './claims/syntax.ts';
 
 type Directive = ContainerDirective | LeafDirective | TextDirective;
 const DIRECTIVES = new Set(['containerDirective', 'leafDirective', 'textDirective']);
 const isDirective = (node: { type: string }): node is Directive => DIRECTIVES.has(node.type);
-
-export interface ClaimsOptions {
-  /** Resolves cited ids; called only when a document cites something. */
-  cites?: () => Promise<CiteResolver>;
-}
 
 const text = (value: string): Text => ({ type: 'text', value });
 
@@ -44,23 +36,26 @@ const renderAs = (node: { data?: Data }, el: Element, withChildren = true): void
   };
 };
 
-/** A citation link's accessible name: "Source: topology.go L55–66, pkg/proxy/topology.go" (holds what it shows). */
-export const citeName = (t: CiteTarget): string => `${t.prefix}${t.text}${t.detail}`;
-
-function citeLink(id: string, target: CiteTarget | undefined): ElementContent {
-  if (!target) return h('span.cite-unknown', `unknown citation “${id}”`);
-  // The name is given whole: a visually hidden part inside a link is its own box in some browsers,
-  // which breaks the name ("KEP-265 , lines 98–102"). It begins with what the link shows (WCAG 2.5.3).
-  return h('a.cite', { href: target.href, ariaLabel: citeName(target), dataCite: id }, [
-    target.text,
-    h('span.cite-detail', target.detail),
-  ]);
-}
-
-/** `[link, link]`: the links of one citation, in a span the stylesheet sets small. */
-function citeGroup(node: TextDirective, resolve: CiteResolver): void {
-  const links = citeIds(node).flatMap((id, i) => [...(i > 0 ? [', '] : []), citeLink(id, resolve(id))]);
-  renderAs(node, h('span.cites', { dataPagefindIgnore: '' }, ['[', ...links, ']']));
+/**
+ * A `:cite[...]` as the page renders it (claims/syntax.ts): in MDX, the component `<Cite ids="…" />`;
+ * elsewhere (a YAML field), an empty placeholder element that RichText.astro renders as the same
+ * component. Nothing here resolves an id: the Markdown pipeline holds no content.
+ */
+function citeGroup(node: TextDirective, mdx: boolean, parent: Parent, index: number): void {
+  const ids = citeIds(node).join(' ');
+  if (mdx) {
+    // An MDX JSX text element (mdast-util-mdx-jsx's node), which MDX compiles to the component.
+    const element = {
+      type: 'mdxJsxTextElement',
+      name: CITE_COMPONENT,
+      attributes: [{ type: 'mdxJsxAttribute', name: 'ids', value: ids }],
+      children: [],
+    };
+    parent.children.splice(index, 1, element as never);
+    return;
+  }
+  node.children = [];
+  renderAs(node, h(CITE_ELEMENT, { dataIds: ids }));
 }
 
 function readingText(node: TextDirective): void {
@@ -100,19 +95,15 @@ function restoreBlock(node: ContainerDirective): RootContent[] {
   return [paragraph(lines[0]!), ...node.children.slice(label.length), paragraph(lines.at(-1)!)];
 }
 
-export function remarkClaims(options: ClaimsOptions = {}) {
-  return async (tree: Root): Promise<void> => {
-    let cites = false;
-    visit(tree, (node) => {
-      if (node.type === 'textDirective' && node.name === CITE) cites = true;
-    });
-    const resolve: CiteResolver = cites && options.cites ? await options.cites() : () => undefined;
-
+export function remarkClaims() {
+  return (tree: Root, file: { path?: string }): void => {
+    // An MDX page (Astro's MDX integration compiles it with these plugins) renders components.
+    const mdx = file.path?.endsWith('.mdx') ?? false;
     visit(tree, (node, index, parent: Parent | undefined) => {
       if (!isDirective(node) || !parent || index === undefined) return;
       if (node.type === 'textDirective' && node.name === CITE) {
-        citeGroup(node, resolve);
-        return SKIP; // its label is ids, now links
+        citeGroup(node, mdx, parent, index);
+        return SKIP; // its label is ids, now the component's
       }
       if (node.type === 'textDirective' && node.name === READING) return readingText(node);
       if (node.type === 'containerDirective' && node.name === READING) return readingBlock(node);

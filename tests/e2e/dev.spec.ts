@@ -119,8 +119,8 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
 
   // A YAML edit shows in the open page (live reload), no restart: here written as an editor or a
   // busy machine may leave it, emptied first and completed a moment later. The file watcher drops a
-  // second change within 50 ms of the first, so without a second look the empty file was the last
-  // one read (src/lib/content/settle.ts); a file found empty is read after that look.
+  // second change within 50 ms of the first; its awaitWriteFinish (astro.config.mjs) reports the
+  // change once the file has stopped changing, so the finished file is the one read.
   axes.setIn([0, 'cells', backend, 'answer'], `${MARK}: ${answer}`);
   writeFileSync(axesFile, '');
   await new Promise((r) => setTimeout(r, 20));
@@ -134,8 +134,7 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   await expect(page.getByText(`${MARK} in MDX.`)).toBeVisible({ timeout: 60_000 });
 
   // A citation shows the cited source's label, also in a YAML field (an axis's summary, on the axis's
-  // page): relabelling a source shows on that page, open before the edit, with no restart. (The MDX
-  // pages keep their compiled citations until saved: docs/claims.md.)
+  // page): relabelling a source shows on that page, open before the edit, with no restart.
   const summary = String(axes.getIn([0, 'summary']));
   const cited = /:cite\[([^\]\s/]+)\//.exec(summary)?.[1];
   expect(cited, `the first axis's summary cites something:\n${summary}`).toBeTruthy();
@@ -156,6 +155,28 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   writeFileSync(sourcesFile, sources.toString());
   await expect.poll(labels, { timeout: 60_000, message: `only the new label on ${axisPage}` }).toBe('new');
 
+  // And in an MDX page, which is compiled once: its citations are rendered as the page renders, so an
+  // edit of a cited excerpt's lines shows there with no save of the page and no restart. A code note
+  // (its anchor stays inside the wider range), cited by a page.
+  const notesFile = join(content, 'excerpts/graceful-termination.yaml');
+  const notes = parseDocument(readFileSync(notesFile, 'utf8'));
+  const noteAt = (notes.toJS() as Array<{ id: string }>).findIndex((n) => n.id === 'weight-zero');
+  const [a, b] = (notes.toJS() as Array<{ lines: [number, number] }>)[noteAt]!.lines;
+  const drainPage = `${origin}/drain/`;
+  const shows = async (text: string) => (await (await fetch(drainPage)).text()).includes(text);
+  expect(await shows(`graceful_termination.go L${a}–${b}<`), `before the edit: ${drainPage} cites L${a}–${b}`).toBe(
+    true,
+  );
+  notes.setIn([noteAt, 'lines'], notes.createNode([a, b + 1], { flow: true }));
+  writeFileSync(notesFile, notes.toString());
+  await expect
+    .poll(() => shows(`graceful_termination.go L${a}–${b + 1}<`), {
+      timeout: 60_000,
+      message: `the new lines on ${drainPage}`,
+    })
+    .toBe(true);
+  expect(await shows(`graceful_termination.go L${a}–${b}<`), 'the old lines are gone').toBe(false);
+
   // A mistake: the terminal names file:line:column, row, column and field; the page shows the overlay.
   const firstCite = String(axes.getIn([0, 'cells', backend, 'cites', 0]));
   axes.setIn([0, 'cells', backend, 'cites', 0], BAD_CITE);
@@ -170,9 +191,8 @@ test('npm run dev -- --port N --host H: serves there; edits show live, a content
   await expect
     .poll(() => output, { timeout: 60_000, message: 'the terminal shows the located problem' })
     .toMatch(located);
-  // The server throws the stored problems on every page render (src/lib/content/index.ts): Astro
-  // answers 500 with a page that only loads Vite's client, then sends the error over the HMR socket
-  // 200 ms after the response, to the clients connected then (or, with none, to the next one). Both
+  // Every page render checks the folder and throws its problems (src/lib/content/index.ts): Astro
+  // answers 500 with a page that only loads Vite's client, which shows the error overlay. Both
   // halves are checked apart, so a failure says which one did not happen.
   await expect
     .poll(
@@ -241,8 +261,9 @@ test("npm run dev: an edit to the content loaders' code restarts the server by i
   await page.goto(`${origin}/`);
   await expect(table).toBeVisible();
 
-  // The loaders (src/lib/content/loaders.ts) are loaded by Node, not Vite: the edit below runs only in
-  // a new process. It throws, so the terminal shows that the edited code is the code that ran.
+  // The loaders (src/lib/content/loaders.ts) run in Astro's content layer, which Vite does not reload:
+  // `npm run dev` restarts the process on an edit under src/lib/ (Node's --watch-path, tools/task.sh).
+  // The edit throws, so the terminal shows that the edited code is the code that ran.
   const loaders = join(project, 'src/lib/content/loaders.ts');
   const code = readFileSync(loaders, 'utf8');
   const restarts = () => log.split(/^Restarting /m).length - 1;

@@ -10,7 +10,14 @@ import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
 import { siteRender } from '../../src/lib/content/render.ts';
 import { renderInline } from '../../src/lib/content/inline.ts';
 import { citeTargets } from '../../src/lib/content/citations.ts';
-import type { CiteResolver } from '../../src/lib/claims/syntax.ts';
+import { CITE_COMPONENT, CITE_PLACEHOLDER } from '../../src/lib/claims/syntax.ts';
+import { remarkClaims } from '../../src/lib/remark-claims.ts';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkMdx from 'remark-mdx';
+import remarkDirective from 'remark-directive';
+import { visit } from 'unist-util-visit';
+import type {} from 'mdast-util-mdx-jsx';
 import { scanPage, scanInline } from '../../src/lib/claims/page-scan.ts';
 import type { ContentData } from '../../src/lib/content/collections.ts';
 
@@ -69,62 +76,42 @@ const targets = citeTargets({
   ],
   evidence: [],
 } as unknown as Pick<ContentData, 'sources' | 'excerpts' | 'axes' | 'evidence'>);
-const resolve: CiteResolver = (id) => targets.get(id);
-const render = (base = '/') => siteRender(markdownConfig(base, { cites: async () => resolve }));
+const render = (base = '/') => siteRender(markdownConfig(base));
 const inline = (md: string, base = '/') => renderInline(render(base), md);
 const page = async (md: string, base = '/') => cheerio.load(await render(base)(md), null, false);
 
-/** A link's accessible name: its aria-label (given whole; see remark-claims.ts). */
-const nameOf = ($: cheerio.CheerioAPI, el: Parameters<cheerio.CheerioAPI>[0]) => $(el).attr('aria-label');
+/** The ids each citation placeholder of rendered HTML holds, in order. */
+const placeholders = (html: string) => [...html.matchAll(CITE_PLACEHOLDER)].map((m) => m[1]);
 
-test(':cite renders one small link per id in one bracket group, to the excerpt, named by source and lines', async () => {
-  const $ = cheerio.load(
-    await inline('IPVS NATs the packet itself :cite[fixture-kep/one fixture-kep/meta row/fixture-row].'),
-    null,
-    false,
-  );
-  const group = $('span.cites');
-  assert.equal(group.length, 1, 'one group');
-  assert.match(group.text(), /^\[.*\]$/, 'bracketed');
-  const links = group.find('a.cite').toArray();
-  assert.deepEqual(
-    links.map((a) => $(a).attr('href')),
-    ['/keps/fixture/#one', '/keps/fixture/#meta', '/#fixture-row'],
-  );
-  assert.deepEqual(
-    links.map((a) => nameOf($, a)),
-    ['Source: KEP-FIXTURE L98–102', 'Source: KEP-FIXTURE L7, kep.yaml', 'fixture row axis: can it FIXTURE?'],
-  );
-  // On screen the link shows its source and lines, which its name holds (WCAG 2.5.3); print adds the file.
-  assert.deepEqual(
-    links.map((a) => $(a).text()),
-    ['KEP-FIXTURE L98–102', 'KEP-FIXTURE L7, kep.yaml', 'fixture row axis: can it FIXTURE?'],
-  );
-  assert.equal($(links[1]).children().first().text(), ', kep.yaml');
-  assert.equal($(links[1]).children().first().attr('class'), 'cite-detail');
-  // Search leaves citation groups out of its text, so its snippets are the prose around them.
-  assert.ok($.html().startsWith('IPVS NATs the packet itself <span class="cites" data-pagefind-ignore="">'), $.html());
-});
-
-test(':cite links carry the deploy base, in YAML fields and in pages', async () => {
-  assert.match(
-    await inline(':cite[fixture-kep/one]', '/kube-proxy-backends/'),
-    /href="\/kube-proxy-backends\/keps\/fixture\/#one"/,
-  );
+// The links themselves are rendered where a page renders (components/Cite.astro) and tested on the
+// built site (tests/dist/citations.test.ts): href, name, bracket group, base.
+test(':cite in a YAML field leaves one placeholder per citation, holding its ids in order, and no link', async () => {
+  const html = await inline('IPVS NATs the packet itself :cite[fixture-kep/one fixture-kep/meta row/fixture-row].');
+  assert.deepEqual(placeholders(html), ['fixture-kep/one fixture-kep/meta row/fixture-row']);
+  assert.ok(html.startsWith('IPVS NATs the packet itself <site-cite'), html);
+  assert.doesNotMatch(html, /<a /, 'the pipeline knows no targets');
   const $ = await page('A claim :cite[row/fixture-row].\n\n- item :cite[fixture-kep/one]', '/sub/');
-  assert.deepEqual(
-    $('a.cite')
-      .toArray()
-      .map((a) => $(a).attr('href')),
-    ['/sub/#fixture-row', '/sub/keps/fixture/#one'],
-  );
+  assert.deepEqual(placeholders($.html()), ['row/fixture-row', 'fixture-kep/one']);
 });
 
-test('an unknown id renders visibly (the build has already failed on it, located)', async () => {
-  assert.match(
-    await inline(':cite[fixture-kep/nope]'),
-    /<span class="cite-unknown">unknown citation “fixture-kep\/nope”<\/span>/,
-  );
+test(':cite in an MDX page becomes the Cite component, with its ids', () => {
+  const tree = unified()
+    .use(remarkParse)
+    .use(remarkMdx)
+    .use(remarkDirective)
+    .parse('A claim :cite[fixture-kep/one row/fixture-row].');
+  remarkClaims()(tree, { path: 'content/pages/fixture.mdx' });
+  const found: Array<{ name: unknown; ids: unknown }> = [];
+  visit(tree, (node) => {
+    if (node.type === 'mdxJsxTextElement')
+      found.push({ name: node.name, ids: node.attributes.find((x) => 'name' in x && x.name === 'ids')?.value });
+  });
+  assert.deepEqual(found, [{ name: CITE_COMPONENT, ids: 'fixture-kep/one row/fixture-row' }]);
+});
+
+test('the targets a page renders citations with are every citable id of the content (FIXTURES here)', () => {
+  assert.deepEqual([...targets.keys()].sort(), ['fixture-kep/meta', 'fixture-kep/one', 'row/fixture-row']);
+  assert.equal(targets.get('fixture-kep/one')?.text, 'KEP-FIXTURE L98–102');
 });
 
 test(':reading marks a clause with a visible, spoken label; :::reading a block; :::intro is plain prose', async () => {
@@ -141,7 +128,7 @@ test(':reading marks a clause with a visible, spoken label; :::reading a block; 
   const div = block('div.reading-block');
   assert.equal(div.length, 1);
   assert.equal(div.children().first().text(), 'Our reading', 'a visible label first');
-  assert.equal(div.find('a.cite').length, 1, 'citations work inside');
+  assert.equal(div.find('site-cite').length, 1, 'citations work inside');
   assert.equal(div.find('li').text(), 'and a list item');
   assert.equal(
     block.html().replace(/\s+/g, ' ').trim().endsWith("</div> <p>The KEP's own words:</p>"),

@@ -1,20 +1,18 @@
-// The content layer's loaders (src/lib/content/loaders.ts) driven the way `astro build` drives them,
-// with a small stand-in for Astro's loader context. Astro starts every collection's loader at once;
-// the problems collection runs the cross-file rules once all have reported. Any of them can be the
-// last to finish: here the pages are. Astro's glob loader reads the pages asynchronously, so other
-// work (timers) runs between two pages; here each page after the first takes a few milliseconds to
-// parse, as on a busy machine or a slow disk.
+// The content layer's loaders (src/lib/content/loaders.ts) driven the way `astro build` and `astro dev`
+// drive them, with a small stand-in for Astro's loader context: each YAML collection stores its valid
+// entries by id; `problems` fails a build with every located problem of the folder; in dev a change
+// under a collection's path is read again and stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
-import { collections } from '../../src/lib/content/astro-collections.ts';
-import { yamlCollection, pagesCollection, problemsCollection } from '../../src/lib/content/loaders.ts';
+import { yamlLoader, problemsLoader } from '../../src/lib/content/loaders.ts';
 import { COLLECTION_NAMES } from '../../src/lib/content/collections.ts';
-import type { Problem } from '../../src/lib/problems.ts';
+import { ContentError } from '../../src/lib/problems.ts';
 import { markdownConfig } from '../../src/lib/markdown-pipeline.ts';
 
 type Entry = Parameters<LoaderContext['store']['set']>[0];
@@ -29,99 +27,98 @@ class Store {
   get(id: string) {
     return this.entries.get(id);
   }
-  keys() {
-    return [...this.entries.keys()];
-  }
-  values() {
-    return [...this.entries.values()];
-  }
   delete(id: string) {
     this.entries.delete(id);
   }
   clear() {
     this.entries.clear();
   }
-  addModuleImport() {}
-  addAssetImports() {}
 }
 
 const root = resolve('.');
-let parsed = 0;
-/** The frontmatter as data; every page after the first yields to timers before it is parsed. */
-const mdx = {
-  getEntryInfo: async ({ contents }: { contents: string }) => {
-    if (parsed++ > 0) await new Promise((r) => setTimeout(r, 5));
-    return { data: {}, body: contents };
-  },
-  contentModuleTypes: '',
-};
 
-function context(name: string, store: Store): LoaderContext {
+function context(name: string, store: Store, watcher?: EventEmitter, logged: string[] = []): LoaderContext {
   const quiet = () => {};
+  const log = (line: string) => logged.push(line);
   return {
     collection: name,
     store,
     config: { root: pathToFileURL(`${root}/`), srcDir: pathToFileURL(`${root}/src/`), markdown: markdownConfig('/') },
-    logger: { info: quiet, warn: quiet, error: quiet, debug: quiet, label: name, options: {}, fork: () => undefined },
+    logger: { info: log, warn: quiet, error: log, debug: quiet, label: name, options: {}, fork: () => undefined },
     parseData: async ({ data }: { data: unknown }) => data,
     generateDigest: (data: unknown) => String(JSON.stringify(data).length),
-    entryTypes: new Map([['.mdx', mdx]]),
-    watcher: undefined,
+    watcher: watcher && Object.assign(watcher, { add: () => watcher }),
   } as unknown as LoaderContext;
 }
 
-test('the rules see every page, not those read so far, when the pages load last', async () => {
-  const stores = new Map(Object.keys(collections).map((name) => [name, new Store()]));
-  const load = (names: string[]) =>
-    Promise.all(
-      names.map((name) => {
-        const { loader } = collections[name as keyof typeof collections] as unknown as {
-          loader: { load: (ctx: LoaderContext) => Promise<void> };
-        };
-        return loader.load(context(name, stores.get(name)!));
-      }),
-    );
-  const last = ['pages', 'problems'];
-  await load(Object.keys(collections).filter((name) => !last.includes(name)));
-  await load(last); // a build fails here if the rules ran on a part of the pages
-  const pages = stores.get('pages')!;
-  assert.ok(pages.entries.size >= 10 && parsed === pages.entries.size, `every page read (${pages.entries.size})`);
-  const problems = stores.get('problems')!.get('all')?.data as { list: unknown[] } | undefined;
-  assert.deepEqual(problems?.list, [], 'content/ has no problems');
-});
-
-test('a copy of content/ with one malformed line in axes.yaml: the problems collection holds that one problem', async (t) => {
+const copy = (t: { after: (fn: () => void) => void }) => {
   const dir = mkdtempSync(join(tmpdir(), 'loaders-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   cpSync('content', dir, { recursive: true });
+  return dir;
+};
+
+test('each YAML collection of content/ stores its entries by id; the problems loader finds none', async () => {
+  const stores = new Map<string, Store>();
+  for (const name of COLLECTION_NAMES.filter((n) => n !== 'pages')) {
+    const store = new Store();
+    stores.set(name, store);
+    await yamlLoader(name as Exclude<typeof name, 'pages'>, 'content').load(context(name, store));
+  }
+  assert.deepEqual([...stores.get('site')!.entries.keys()], ['site']);
+  assert.ok(stores.get('axes')!.entries.size >= 6, 'every axis');
+  assert.ok(stores.get('excerpts')!.get('kep-265/fallback-scenarios'), 'excerpts by <source>/<id>');
+  await problemsLoader('content').load(context('problems', new Store()));
+});
+
+test('a copy of content/ with one malformed line in axes.yaml: the build fails with that one problem, located', async (t) => {
+  const dir = copy(t);
   const axes = join(dir, 'comparison/axes.yaml');
   const lines = readFileSync(axes, 'utf8').split('\n');
   const at = lines.findIndex((l) => /^\s+short: \S/.test(l));
   lines[at] = lines[at]!.replace(/short: .*/, 'short: Linear walk: then a DNAT chain');
   writeFileSync(axes, lines.join('\n'));
-  const loaders = {
-    ...Object.fromEntries(
-      COLLECTION_NAMES.filter((n) => n !== 'pages').map((n) => [
-        n,
-        yamlCollection(n as Exclude<typeof n, 'pages'>, dir),
-      ]),
-    ),
-    pages: pagesCollection(dir),
-    problems: problemsCollection(dir),
-  };
-  const stores = new Map(Object.keys(loaders).map((name) => [name, new Store()]));
-  const failure = await Promise.all(
-    Object.entries(loaders).map(([name, loader]) => loader.load(context(name, stores.get(name)!))),
-  ).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  const list = (stores.get('problems')!.get('all')?.data as { list: Problem[] } | undefined)?.list ?? [];
-  assert.equal(list.length, 1, JSON.stringify(list, null, 1));
+  const failure = await problemsLoader(dir)
+    .load(context('problems', new Store()))
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  assert.ok(failure instanceof ContentError, String(failure));
+  assert.equal(failure.problems.length, 1, failure.message);
+  const [p] = failure.problems;
   assert.deepEqual(
-    { file: list[0]!.file.endsWith('comparison/axes.yaml'), line: list[0]!.line, col: list[0]!.col },
+    { file: p!.file.endsWith('comparison/axes.yaml'), line: p!.line, col: p!.col },
     { file: true, line: at + 1, col: lines[at]!.indexOf('Linear') + 1 },
   );
-  assert.match(String(failure), /malformed YAML/, 'the build fails on it');
-  assert.equal(stores.get('axes')!.entries.size, 0, 'no row is stored from a file that does not parse');
+  assert.match(p!.problem, /malformed YAML/);
+  const store = new Store();
+  await yamlLoader('axes', dir).load(context('axes', store));
+  assert.equal(store.entries.size, 0, 'no axis is stored from a file that does not parse');
+});
+
+test('dev: a change under a collection is read again and stored; the problems loader logs a problem and its fix', async (t) => {
+  const dir = copy(t);
+  const watcher = new EventEmitter();
+  const store = new Store();
+  const logged: string[] = [];
+  await yamlLoader('sources', dir).load(context('sources', store, watcher));
+  await problemsLoader(dir).load(context('problems', new Store(), watcher, logged));
+  const file = join(dir, 'sources.yaml');
+  const text = readFileSync(file, 'utf8');
+  const first = [...store.entries.values()][0]!.data as { id: string; label: string };
+  writeFileSync(file, text.replace(`label: ${first.label}`, `label: ${first.label} FIXTURE`));
+  watcher.emit('all', 'change', file);
+  const label = () => (store.get(first.id)?.data as { label: string } | undefined)?.label;
+  for (let i = 0; i < 100 && label() === first.label; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(label(), `${first.label} FIXTURE`);
+  writeFileSync(file, '');
+  watcher.emit('all', 'change', file);
+  for (let i = 0; i < 100 && logged.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.match(logged[0] ?? '', /sources\.yaml:1:1: file is empty/);
+  writeFileSync(file, text);
+  watcher.emit('all', 'change', file);
+  for (let i = 0; i < 100 && logged.length === 1; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(logged[1], 'content problems fixed');
+  assert.equal(label(), first.label, 'the restored file is stored again');
 });

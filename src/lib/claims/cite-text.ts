@@ -7,3 +7,7 @@ export const citeText = (label: string, lines: readonly [number, number]): strin
 
 /** Lines in words, for messages: "line 98", "lines 98–102". */
 export const linesText = ([a, b]: readonly [number, number]): string => (a === b ? `line ${a}` : `lines ${a}–${b}`);
+
+/** A citation link's accessible name: "Source: topology.go L55–66, pkg/proxy/topology.go" (holds what it shows). */
+export const citeName = (t: { prefix: string; text: string; detail: string }): string =>
+  `${t.prefix}${t.text}${t.detail}`;

@@ -44,6 +44,18 @@ export interface CiteTarget {
 export type CiteResolver = (id: string) => CiteTarget | undefined;
 
 /**
+ * Where a `:cite[...]` stands until a page renders it. The Markdown pipeline knows no content: in an
+ * MDX page the citation becomes the component `<Cite ids="…" />`; in a YAML field's rendered HTML,
+ * this empty element, which components/RichText.astro replaces by the same component. Either way the
+ * link's text comes from the content as the page renders (the route's table model), so an edit of a
+ * cited excerpt or source shows on every page that cites it.
+ */
+export const CITE_COMPONENT = 'Cite';
+export const CITE_ELEMENT = 'site-cite';
+/** The placeholder as rehype writes it: `<site-cite data-ids="a b"></site-cite>`; group 1 is the ids. */
+export const CITE_PLACEHOLDER = /<site-cite data-ids="([^"]*)"><\/site-cite>/g;
+
+/**
  * Block syntax at a line's start (a quote that begins "* kube-proxy ...") escaped so it stays text.
  * The content layer renders a field through it (content/inline.ts) and the page scan (page-scan.ts)
  * parses it through it too, so both see the same text.

@@ -1,6 +1,6 @@
 // What a `:cite[...]` id points at. citeTargets(data): every citable id of validated content (pure;
 // the checks use it too, so the ids the build accepts are exactly the ids the renderer can link; the
-// Markdown pipeline gets them from the content reader, reader.ts citeIndex).
+// table model carries them, model.ts, and components/Cite.astro renders each where a page renders).
 // Ids: "<source>/<excerpt>" (an excerpt), "row/<axis>" (an axis of the table), "evidence/<id>".
 import type { SourceEntry, ExcerptEntry, AxisEntry, EvidenceEntry } from './entries.ts';
 import { routes } from '../routes.ts';

@@ -1,16 +1,19 @@
 // The site's single way in to the content: the table model, built from the content layer's
-// collections. Problems found by the loaders (problems collection) are thrown here, so in
-// `astro dev` every page shows them in the error overlay until the file is fixed.
+// collections. In `astro dev` every render first checks the folder as it is on disk (load.ts,
+// checkContent: read again only when a file changed), so a page never shows content its rules
+// reject: it throws their problems, and Astro shows them in the error overlay until the file is
+// fixed. A build has checked it once already: its `problems` loader fails the sync first.
 import { getCollection, getEntry } from 'astro:content';
 import { ContentError } from '../problems.ts';
 import { assembleTable, type TableModel, type ModelInput } from './model.ts';
+import { pageSchema } from './schemas.ts';
+import { checkContent } from './load.ts';
+import { contentDir } from './dir.ts';
 
 const inOrder = <T extends { file: string; index: number }>(xs: T[]) =>
   xs.sort((a, b) => a.file.localeCompare(b.file) || a.index - b.index);
 
 async function load(): Promise<TableModel> {
-  const problems = (await getEntry('problems', 'all'))?.data.list ?? [];
-  if (problems.length > 0) throw new ContentError(problems);
   const content: ModelInput = {
     site: (await getEntry('site', 'site'))!.data,
     sources: inOrder((await getCollection('sources')).map((e) => e.data)),
@@ -18,7 +21,8 @@ async function load(): Promise<TableModel> {
     axes: inOrder((await getCollection('axes')).map((e) => e.data)),
     excerpts: inOrder((await getCollection('excerpts')).map((e) => e.data)),
     evidence: (await getCollection('evidence')).map((e) => e.data).sort((a, b) => a.id.localeCompare(b.id)),
-    pages: (await getCollection('pages')).map((e) => ({ id: e.id, data: e.data })),
+    // glob() keeps the frontmatter as written; the rules have validated it, this applies its defaults.
+    pages: (await getCollection('pages')).map((e) => ({ id: e.id, data: pageSchema.parse(e.data) })),
   };
   return assembleTable(content);
 }
@@ -26,8 +30,9 @@ async function load(): Promise<TableModel> {
 let cached: Promise<TableModel> | undefined;
 
 /** The table model; built once per build, and afresh on every request in dev (live authoring). */
-export function getTable(): Promise<TableModel> {
-  if (import.meta.env.DEV) return load();
-  cached ??= load();
-  return cached;
+export async function getTable(): Promise<TableModel> {
+  if (!import.meta.env.DEV) return (cached ??= load());
+  const problems = await checkContent(contentDir);
+  if (problems.length > 0) throw new ContentError(problems);
+  return load();
 }

@@ -1,28 +1,122 @@
-// The plain-Node way in to a content folder, for scripts and tests: a content reader of their own
-// (reader.ts), so the same readers, schemas and cross-file rules as the content layer, and problems
-// in the same located format.
-import type { Problem } from '../problems.ts';
-import { ContentError, sortProblems, type Locator } from '../problems.ts';
+// The plain-Node way in to a content folder, for the content layer's checks, scripts and tests: every
+// collection read and validated by the registry's readers (collections.ts), the cross-file rules
+// (checks/) run over what was read, and every problem located (file:line:column, item, backend, field).
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ContentError, Problems, sortProblems, type Locator, type Problem } from '../problems.ts';
 import { plainRender, type Render } from './inline.ts';
-import type { ContentData } from './collections.ts';
+import type { Read } from './entries.ts';
+import type { YamlFile } from './yaml.ts';
+import {
+  COLLECTION_NAMES,
+  readAll,
+  readCollection,
+  type CollectionName,
+  type ContentData,
+  type ContentReads,
+} from './collections.ts';
+import { CHECKS } from './checks/index.ts';
 import { assembleTable, type TableModel } from './model.ts';
-import { ContentReader, crossFileProblems, dataOf, locatorFor, throwIfProblems } from './reader.ts';
 
-export { locatorFor };
+/** A locator over the YAML files read: file + path -> line and column. */
+export function locatorFor(files: YamlFile[]): Locator {
+  const byFile = new Map(files.map((f) => [f.file, f]));
+  return (file, path, seek) => byFile.get(file)?.at(path, seek);
+}
+
+/**
+ * The cross-file rules over `data`. A rule that reads a collection listed in `waiting` (one with a
+ * problem of its own: a file that does not parse, an entry its schema rejects) does not report: it
+ * would run on part of that collection and report what is only missing ("unknown axis" for every
+ * axis of an axes.yaml that does not parse). It reports once the collection reads cleanly.
+ */
+export function crossFileProblems(data: ContentData, waiting: ReadonlySet<CollectionName>, locate: Locator): Problem[] {
+  const out: Problem[] = [];
+  for (const check of CHECKS) {
+    const read = new Set<CollectionName>();
+    const view = {} as ContentData;
+    for (const name of COLLECTION_NAMES)
+      Object.defineProperty(view, name, {
+        enumerable: true,
+        get: () => {
+          read.add(name);
+          return data[name];
+        },
+      });
+    const problems = new Problems(locate);
+    check(view, problems);
+    if (![...read].some((name) => waiting.has(name))) out.push(...problems.list);
+  }
+  return out;
+}
+
+/** The entries of every collection: the site document alone, the others as lists. */
+export function dataOf(reads: ContentReads): ContentData {
+  const lists = Object.fromEntries(COLLECTION_NAMES.map((n) => [n, reads[n].entries]));
+  return { ...lists, site: reads.site.entries[0] } as ContentData;
+}
+
+/** The problems of a content folder's reads: each collection's own, then the cross-file rules'. */
+export function contentProblems(reads: ContentReads): Problem[] {
+  const all = COLLECTION_NAMES.map((n) => reads[n] as Read<unknown>);
+  const own = all.flatMap((r) => r.problems);
+  const data = dataOf(reads);
+  if (!data.site) return sortProblems(own);
+  const waiting = new Set(COLLECTION_NAMES.filter((n) => reads[n].problems.length > 0));
+  return sortProblems([...own, ...crossFileProblems(data, waiting, locatorFor(all.flatMap((r) => r.files)))]);
+}
 
 /**
  * Read problems; when there are none, the cross-file problems (for callers that read the collections
- * themselves: the reader's `problems` lets each rule wait only for the collections it reads).
+ * themselves, as the drift report does).
  */
 export function combine(readProblems: Problem[], data: ContentData, locate: Locator): Problem[] {
   return sortProblems(readProblems.length > 0 ? readProblems : crossFileProblems(data, new Set(), locate));
 }
 
+/** Size and modification time of every file under `dir`: what an edit changes. */
+function stamp(dir: string): string {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const s = statSync(p, { bigint: true });
+        out.push(`${p}:${s.size}:${s.mtimeNs}`);
+      }
+    }
+  };
+  walk(dir);
+  return out.sort().join('\n');
+}
+
+const checked = new Map<string, { stamp: string; problems: Promise<Problem[]> }>();
+
+/**
+ * Every problem of a content folder, read from disk now; read again only when a file under it
+ * changed since the last call (so a page in `astro dev` checks on each render at the cost of a stat
+ * of each file).
+ */
+export function checkContent(dir: string): Promise<Problem[]> {
+  const root = resolve(dir);
+  const now = stamp(root);
+  const last = checked.get(root);
+  if (last?.stamp === now) return last.problems;
+  const problems = readAll(root, plainRender).then(contentProblems);
+  checked.set(root, { stamp: now, problems });
+  return problems;
+}
+
+/** Throws a ContentError listing every problem, when there are any. */
+export function throwIfProblems(problems: Problem[]): void {
+  if (problems.length > 0) throw new ContentError(problems);
+}
+
 /** Reads and checks a content folder; throws a ContentError listing every problem. */
 export async function loadContent(dir: string, render: Render = plainRender): Promise<ContentData> {
-  const reader = new ContentReader(dir);
-  const reads = await reader.all(render);
-  throwIfProblems(await reader.problems(render));
+  const reads = await readAll(resolve(dir), render);
+  throwIfProblems(contentProblems(reads));
   return dataOf(reads);
 }
 
@@ -38,10 +132,9 @@ export async function loadTable(dir: string, render: Render = plainRender): Prom
 export async function loadSourcesAndExcerpts(
   dir: string,
 ): Promise<Pick<ContentData, 'sources' | 'excerpts'> & { locate: Locator }> {
-  const reader = new ContentReader(dir);
   const [sources, excerpts] = await Promise.all([
-    reader.collection('sources', plainRender),
-    reader.collection('excerpts', plainRender),
+    readCollection('sources', dir, plainRender),
+    readCollection('excerpts', dir, plainRender),
   ]);
   const problems = [...sources.problems, ...excerpts.problems];
   if (problems.length > 0) throw new ContentError(sortProblems(problems));

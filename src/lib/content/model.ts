@@ -3,7 +3,8 @@
 // components see it through src/lib/view/.
 import type { CellEntry, ExcerptEntry, EvidenceEntry, SourceEntry, BackendEntry, SiteEntry } from './entries.ts';
 import type { ContentData } from './collections.ts';
-import { excerptId } from '../claims/syntax.ts';
+import { excerptId, type CiteTarget } from '../claims/syntax.ts';
+import { citeTargets } from './citations.ts';
 import { upstreamUrl } from '../upstream/upstream.ts';
 import { routes } from '../routes.ts';
 import { pageModels, navigation, type PageModel, type NavItem } from './pages.ts';
@@ -90,6 +91,8 @@ export interface TableModel {
   axes: AxisModel[];
   counts: Record<Provenance, number>;
   excerpts: Map<string, ExcerptTarget>;
+  /** What every `:cite[...]` id links to, resolved where a page renders (components/Cite.astro). */
+  cites: ReadonlyMap<string, CiteTarget>;
   sources: SourceEntry[];
   evidence: EvidenceEntry[];
   /** The prose pages in page order, and the primary navigation their frontmatter declares. */
@@ -160,6 +163,7 @@ export function assembleTable(data: ModelInput): TableModel {
     axes,
     counts,
     excerpts,
+    cites: citeTargets(data),
     sources: data.sources,
     evidence: data.evidence,
     pages,

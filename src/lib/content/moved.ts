@@ -1,5 +1,5 @@
 // The site paths left at axes' old ids (rows/<old id>/ pages that only redirect), for the sitemap,
-// which must not list them. The content reader computes them from the axes it read (reader.ts).
+// which must not list them (astro.config.mjs).
 import type { AxisEntry } from './entries.ts';
 import { routes } from '../routes.ts';
 

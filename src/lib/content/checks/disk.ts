@@ -1,7 +1,13 @@
 // The only files the rules read besides the content: the pinned upstream copies (upstream.ts) and
 // a verbatim page's own text. Each rule that needs them takes a reader; these are the defaults.
 import { existsSync, readFileSync } from 'node:fs';
-import { folderFiles, folderLines, kubernetesSources, type FileReader, type LinesReader } from '../../upstream/upstream.ts';
+import {
+  folderFiles,
+  folderLines,
+  kubernetesSources,
+  type FileReader,
+  type LinesReader,
+} from '../../upstream/upstream.ts';
 
 /** Files of the kubernetes/kubernetes copies beside the repository (undefined where they are absent). */
 export const pinnedFiles = (): FileReader | undefined => folderFiles(kubernetesSources());
