@@ -32,13 +32,18 @@ source .ci/ensure-node.sh
 
 # Install when <dir>/node_modules does not hold what <dir>/package-lock.json locks: npm writes the
 # tree it installed to node_modules/.package-lock.json, so a plain `npm ci` counts as installed too.
-install_if_stale() { # <dir>
-  if ! node tools/lib/deps-current.ts "$1"; then
-    echo "task: installing dependencies in ${1} (npm ci)"
-    npm ci --prefix "$1" --no-audit --no-fund --loglevel=error
+install_if_stale() { # <dir> [--prod]
+  if ! node tools/lib/deps-current.ts ${2:-} "$1"; then
+    echo "task: installing dependencies in ${1} (npm ci${2:+ --omit=dev})"
+    npm ci --prefix "$1" ${2:+--omit=dev} --no-audit --no-fund --loglevel=error
   fi
 }
-install_if_stale .
+# Building and serving need only the dependencies; the checks, tests and dev tools come with the
+# tasks that use them (a whole install serves the first kind too).
+case "${1:-}" in
+  build | serve | preview) install_if_stale . --prod ;;
+  *) install_if_stale . ;;
+esac
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 base="${SITE_BASE:-/}"

@@ -17,6 +17,7 @@ import {
   formatBudgets,
   markdownTable,
   syntheticAxes,
+  vocabulary,
   writeScaledContent,
   measureFigures,
   figureBudget,

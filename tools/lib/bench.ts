@@ -499,13 +499,18 @@ function random(seed: number): () => number {
   };
 }
 
-/** Words of the real answers, stripped of Markdown, so filler compresses about as real text does. */
-function vocabulary(templates: Axis[]): string[] {
+/**
+ * Words of the real answers, stripped of Markdown, so filler compresses about as real text does. Only
+ * plain lower-case words: a number, a version or an identifier next to a random word would be a claim
+ * the token rule checks against the cell's citations ("146 minute"), and the rules must accept the
+ * scaled content as they accept the real one.
+ */
+export function vocabulary(templates: Axis[]): string[] {
   const words = templates
     .flatMap((a) => Object.values(a.cells).map((c) => c.answer))
     .flatMap((t) => t.split(/\s+/))
     .map((w) => w.replace(/[^A-Za-z0-9-]/g, ''))
-    .filter((w) => w.length > 0);
+    .filter((w) => /^[a-z]+$/.test(w));
   return words.length > 0 ? words : ['filler'];
 }
 

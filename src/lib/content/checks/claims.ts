@@ -12,12 +12,9 @@ import { sayUnread, upstreamPath, type LinesReader } from '../../upstream/upstre
 import { fileText, pinnedLines, type TextReader } from './disk.ts';
 import { at, inFigure, type Check, type Checks } from './shared.ts';
 
-/**
- * The claims rule (docs/claims.md): on every page that makes claims, and in every axis summary, each
- * paragraph, list item and table row cites or is marked as our reading. On: it is how the site
- * keeps every sentence as strong as its source.
- */
-export const ENFORCE_CLAIMS = true;
+// The claims rule (docs/claims.md): on every page that makes claims, and in every axis summary, each
+// paragraph, list item and table row cites or is marked as our reading; every citation carries its
+// sentence's words. It is how the site keeps every sentence as strong as its source.
 
 const CITE_HINT =
   'cite an excerpt "<source>/<excerpt>" (content/excerpts/<source>.yaml), an axis "row/<axis>" or evidence "evidence/<id>"';
@@ -100,14 +97,12 @@ const citedIdsResolve: Check = (data, problems) => {
 };
 
 const claimPagesCiteOrMark: Check = (data, problems) => {
-  if (!ENFORCE_CLAIMS) return;
   for (const page of data.pages)
     if (page.data.claims !== false)
       for (const u of page.unmarked) problems.add({ file: page.file, line: u.line, col: u.col }, unmarkedProblem(u));
 };
 
 const summariesCiteOrMark: Check = (data, problems) => {
-  if (!ENFORCE_CLAIMS) return;
   for (const axis of data.axes)
     for (const u of scanInline(axis.summary).unmarked)
       problems.add(
@@ -272,7 +267,6 @@ export function citationsCarryTokens(
   pageText: TextReader = fileText,
 ): Check {
   return function citationsCarryTokens(data, problems) {
-    if (!ENFORCE_CLAIMS) return;
     const read = lines();
     if (!read) sayUnread();
     for (const { claim, token, looked } of tokenReport(data, read, pageText).failures) {

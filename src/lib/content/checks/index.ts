@@ -2,9 +2,6 @@
 // concern. A rule is a constant of its module, listed in that module's `checks` record (a rule left
 // out of it is an unused constant, which the linter fails); this registry runs every record, and
 // tests/unit/checks-registry.test.ts fails on a module or a rule it does not run.
-import type { ContentData } from '../collections.ts';
-import { Problems, type Locator } from '../../problems.ts';
-import { assembleTable, type TableModel } from '../model.ts';
 import type { Check } from './shared.ts';
 import { checks as excerpts } from './excerpts.ts';
 import { checks as table } from './table.ts';
@@ -19,15 +16,3 @@ export const CONCERNS = { excerpts, table, pages, figures, claims };
 
 /** Every rule, once. */
 export const CHECKS: readonly Check[] = Object.values(CONCERNS).flatMap((rules) => Object.values(rules));
-
-export function checkContent(data: ContentData, problems: Problems): void {
-  for (const check of CHECKS) check(data, problems);
-}
-
-/** Checks every rule, then builds the table; throws a ContentError listing every problem. */
-export function buildComparison(data: ContentData, locate?: Locator): TableModel {
-  const problems = new Problems(locate);
-  checkContent(data, problems);
-  problems.throwIfAny();
-  return assembleTable(data);
-}
