@@ -328,6 +328,15 @@ test('syntheticAxes yields N schema-valid, clearly synthetic axes shaped like th
   assert.deepEqual(syntheticAxes(25, templates), axes, 'the same seed gives the same table');
 });
 
+test('the filler is plain words only: no number, version or identifier for the token rule to check (a 600-axis scale once gave "146 minute")', () => {
+  const words = vocabulary(realAxes());
+  assert.ok(words.length > 100, `${words.length} words`);
+  assert.deepEqual(
+    words.filter((w) => !/^[a-z]+$/.test(w)),
+    [],
+  );
+});
+
 test('writeScaledContent grows a copy of content/ to N axes that the real loader and model accept', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
