@@ -86,6 +86,20 @@ module.exports = {
       from: { path: '^src/pages/' },
       to: { path: '^src/lib/content/', pathNot: '^src/lib/content/index\\.ts$' },
     },
+    {
+      name: 'tools-through-the-ways-in',
+      severity: 'error',
+      comment:
+        "Tools (tools/) reach the site only through each module's way in for them: src/lib/content/load.ts, " +
+        'src/lib/evidence/index.ts, src/lib/upstream/index.ts, src/lib/claims/index.ts, and the shared problems.ts, ' +
+        'base.ts and routes.ts; so a module can change inside without a tool noticing.',
+      from: { path: '^tools/' },
+      to: {
+        path: '^src/',
+        pathNot:
+          '^src/lib/(content/load|evidence/index|upstream/index|claims/index)\\.ts$|^src/lib/(problems|base|routes)\\.ts$',
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

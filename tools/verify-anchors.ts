@@ -14,8 +14,8 @@
 // is a failure, never skipped), then "N code notes checked, M failures". Exit 0 when every anchor is
 // in its lines, 1 on any failure or invalid content, 2 on a usage error.
 import { runExcerptCli, upstreamReader } from './lib/content-cli.ts';
-import { kubernetesSources } from '../src/lib/upstream/upstream.ts';
-import { anchorRule } from '../src/lib/upstream/anchors.ts';
+import { kubernetesSources } from '../src/lib/upstream/index.ts';
+import { anchorRule } from '../src/lib/upstream/index.ts';
 
 process.exitCode = await runExcerptCli({
   tool: 'verify-anchors',

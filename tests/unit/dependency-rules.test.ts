@@ -1,12 +1,12 @@
 // The layers' rules (.dependency-cruiser.cjs): each fails on its fixture's violating import, and
 // only that rule; the real tree passes them all. Each fixture (tests/fixtures/dependency-rules/<rule>/)
-// is a miniature of the tree (src/lib/content/, src/components/, ...), cruised with the project's
+// is a miniature of the tree (src/lib/content/, src/components/, tools/, ...), cruised with the project's
 // rules and options from its own folder. For .astro files, which dependency-cruiser does not read,
 // the rules on components and pages are the linter's (eslint.config.js): its fixture files show those.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { cruise, type ICruiseResult, type IConfiguration } from 'dependency-cruiser';
@@ -18,7 +18,8 @@ const rules = (config.forbidden ?? []).map((r) => r.name!);
 
 async function violations(dir: string): Promise<Array<{ rule: string; from: string; to: string }>> {
   const { tsConfig: _, ...options } = config.options!;
-  const { output } = await cruise(['src'], {
+  const roots = ['src', 'tools'].filter((d) => existsSync(join(dir, d)));
+  const { output } = await cruise(roots, {
     ...options,
     baseDir: dir,
     validate: true,

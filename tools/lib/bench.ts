@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { cpSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import type { Axis, Cell } from '../../src/lib/content/schemas.ts';
-import { wordCount } from '../../src/lib/claims/words.ts';
+import type { Axis, Cell } from '../../src/lib/content/load.ts';
+import { wordCount } from '../../src/lib/claims/index.ts';
 
 export const KB = 1024;
 /** gzip level used for every "gzip" figure: 6, the default of zlib and of the gzip command. */

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSourcesAndExcerpts } from '../../src/lib/content/load.ts';
 import { ContentError, Problems, describe } from '../../src/lib/problems.ts';
-import { addFailures, verifyExcerpts, type ExcerptRule } from '../../src/lib/upstream/verify-excerpts.ts';
+import { addFailures, verifyExcerpts, type ExcerptRule } from '../../src/lib/upstream/index.ts';
 
 export interface CheckArgs {
   folder: string;

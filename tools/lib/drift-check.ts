@@ -3,13 +3,13 @@
 // sees), and classifies the pin (tools/lib/drift.ts). Sources whose repository has no copy given
 // are left out, and said to be.
 import { posix } from 'node:path';
-import type { ExcerptEntry, SourceEntry } from '../../src/lib/content/entries.ts';
-import { upstreamPath } from '../../src/lib/upstream/upstream.ts';
-import { excerptId } from '../../src/lib/claims/syntax.ts';
+import type { ExcerptEntry, SourceEntry } from '../../src/lib/content/load.ts';
+import { upstreamPath } from '../../src/lib/upstream/index.ts';
+import { excerptId } from '../../src/lib/claims/index.ts';
 import { classify, type Drift } from './drift.ts';
 import type { Upstream } from './drift-upstream.ts';
 import { checkQuote } from './quotes.ts';
-import { checkAnchor } from '../../src/lib/upstream/anchors.ts';
+import { checkAnchor } from '../../src/lib/upstream/index.ts';
 
 export interface ItemResult {
   /** Full id, "<source>/<excerpt>". */

@@ -2,14 +2,14 @@
 // by the site's own readers and checks (src/lib/content: readAll, combine, locatorFor; citations
 // scanned with scanInline, as the build's citedIdsResolve does), so a claim is located exactly
 // where a build problem about it would be.
-import type { ContentData } from '../../src/lib/content/collections.ts';
-import { readAll } from '../../src/lib/content/collections.ts';
+import type { ContentData } from '../../src/lib/content/load.ts';
+import { readAll } from '../../src/lib/content/load.ts';
 import { combine, locatorFor } from '../../src/lib/content/load.ts';
 import { ContentError, type Locator, type YamlPath } from '../../src/lib/problems.ts';
-import { plainRender } from '../../src/lib/content/inline.ts';
-import { scanInline } from '../../src/lib/claims/page-scan.ts';
-import { excerptId } from '../../src/lib/claims/syntax.ts';
-import type { Read } from '../../src/lib/content/entries.ts';
+import { plainRender } from '../../src/lib/content/load.ts';
+import { scanInline } from '../../src/lib/claims/index.ts';
+import { excerptId } from '../../src/lib/claims/index.ts';
+import type { Read } from '../../src/lib/content/load.ts';
 
 /** What kind of claim cites an item, in the order the report lists them. */
 export const CLAIM_KINDS = ['cell', 'short', 'summary', 'page', 'figure', 'excerpt'] as const;

@@ -9,7 +9,7 @@
 // Lines are compared exactly: "the same text" is the same characters on the same number of lines.
 // The line diff (where the pinned lines went) and the word diff come from the `diff` package.
 import { diffArrays, diffWords } from 'diff';
-import { splitLines } from '../../src/lib/upstream/upstream.ts';
+import { splitLines } from '../../src/lib/upstream/index.ts';
 
 export type DriftState = 'unchanged' | 'moved' | 'changed' | 'gone';
 export type Lines = [number, number];

@@ -14,14 +14,14 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
 import { ContentError, type Problem } from '../../src/lib/problems.ts';
-import { displayPath } from '../../src/lib/content/read.ts';
-import { plainRender } from '../../src/lib/content/inline.ts';
-import { PATHS, readCollection } from '../../src/lib/content/collections.ts';
-import type { AxisEntry, BackendEntry } from '../../src/lib/content/entries.ts';
+import { displayPath } from '../../src/lib/content/load.ts';
+import { plainRender } from '../../src/lib/content/load.ts';
+import { PATHS, readCollection } from '../../src/lib/content/load.ts';
+import type { AxisEntry, BackendEntry } from '../../src/lib/content/load.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
-import { evidenceSchema, type Evidence } from '../../src/lib/content/schemas.ts';
+import { evidenceSchema, type Evidence } from '../../src/lib/content/load.ts';
 import { countOutput, sha256 } from '../../src/lib/evidence/index.ts';
-import type { YamlFile } from '../../src/lib/content/yaml.ts';
+import type { YamlFile } from '../../src/lib/content/load.ts';
 
 interface Env {
   values: Map<string, string>;

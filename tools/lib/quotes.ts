@@ -4,7 +4,7 @@
 // Two boundary rules follow: the stated lines must be exactly the lines the quote occupies (not
 // wider), and an excerpt's `cut` must say where the quote breaks off mid-sentence (see quoteCut).
 // Pure module (no I/O) so the CLI and the unit tests share the same rule, run by verifyExcerpts.
-import { rangeProblem, splitLines, upstreamPath } from '../../src/lib/upstream/upstream.ts';
+import { rangeProblem, splitLines, upstreamPath } from '../../src/lib/upstream/index.ts';
 import {
   verifyExcerpts,
   type CheckedExcerpt,
@@ -12,7 +12,7 @@ import {
   type ExcerptReport,
   type ExcerptRule,
   type Finding,
-} from '../../src/lib/upstream/verify-excerpts.ts';
+} from '../../src/lib/upstream/index.ts';
 
 export type QuoteCheck = { ok: true } | { ok: false; reason: string };
 

@@ -144,3 +144,12 @@ export async function loadSourcesAndExcerpts(
     locate: locatorFor([...sources.files, ...excerpts.files]),
   };
 }
+
+// What tools (tools/) use of the content layer besides the above: this module is their one way in
+// (.dependency-cruiser.cjs, tools-through-the-ways-in).
+export { PATHS, readAll, readCollection, type ContentData } from './collections.ts';
+export { plainRender } from './inline.ts';
+export { displayPath } from './read.ts';
+export { evidenceSchema, type Axis, type Cell, type Evidence } from './schemas.ts';
+export type { Read, AxisEntry, BackendEntry, ExcerptEntry, SourceEntry } from './entries.ts';
+export type { YamlFile } from './yaml.ts';
