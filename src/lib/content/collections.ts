@@ -2,7 +2,8 @@
 // to the content folder), its reader, how its Markdown fields are rendered, and its entries' ids.
 // The content reader (reader.ts), the content layer's loaders and the content data type all derive
 // from it, so adding a collection is one entry here.
-import { join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Render } from './inline.ts';
 import type { Read } from './entries.ts';
 import { excerptId } from '../claims/syntax.ts';
@@ -72,10 +73,39 @@ export const PATHS = Object.fromEntries(COLLECTION_NAMES.map((n) => [n, COLLECTI
 
 type Untyped = Collection<unknown, unknown>;
 
-/** One collection of a content folder, read from disk and validated, its Markdown not rendered. */
+/** Size and modification time of every file at `path` (a file, or a folder's files): what an edit changes. */
+export function stamp(path: string): string {
+  const out: string[] = [];
+  const walk = (p: string) => {
+    let s;
+    try {
+      s = statSync(p, { bigint: true });
+    } catch {
+      return; // absent: the reader reports it
+    }
+    if (s.isDirectory()) for (const e of readdirSync(p).sort()) walk(join(p, e));
+    else out.push(`${p}:${s.size}:${s.mtimeNs}`);
+  };
+  walk(path);
+  return out.join('\n');
+}
+
+const parsed = new Map<string, { stamp: string; read: Promise<unknown> }>();
+
+/**
+ * One collection of a content folder, read from disk and validated, its Markdown not rendered. Read
+ * once while its files stay as they are: the loaders and the rules (load.ts, checkContent) of one
+ * build share the read.
+ */
 export function parseCollection<K extends CollectionName>(name: K, dir: string): Promise<ParsedReads[K]> {
   const { path, read } = COLLECTIONS[name] as unknown as Untyped;
-  return read(join(dir, path)) as Promise<ParsedReads[K]>;
+  const abs = resolve(dir, path);
+  const now = stamp(abs);
+  const last = parsed.get(abs);
+  if (last?.stamp === now) return last.read as Promise<ParsedReads[K]>;
+  const fresh = read(abs);
+  parsed.set(abs, { stamp: now, read: fresh });
+  return fresh as Promise<ParsedReads[K]>;
 }
 
 /** A parsed collection with its Markdown fields rendered (the same read when it has none). */

@@ -7,7 +7,6 @@ import { getCollection, getEntry } from 'astro:content';
 import { ContentError } from '../problems.ts';
 import { assembleTable, type TableModel, type ModelInput } from './model.ts';
 import { pageSchema } from './schemas.ts';
-import { checkContent } from './load.ts';
 import { contentDir } from './dir.ts';
 
 const inOrder = <T extends { file: string; index: number }>(xs: T[]) =>
@@ -31,8 +30,12 @@ let cached: Promise<TableModel> | undefined;
 
 /** The table model; built once per build, and afresh on every request in dev (live authoring). */
 export async function getTable(): Promise<TableModel> {
-  if (!import.meta.env.DEV) return (cached ??= load());
-  const problems = await checkContent(contentDir);
-  if (problems.length > 0) throw new ContentError(problems);
-  return load();
+  if (import.meta.env.DEV) {
+    // Imported here, so a build (where DEV is false and this branch is dropped) bundles no reader.
+    const { checkContent } = await import('./load.ts');
+    const problems = await checkContent(contentDir);
+    if (problems.length > 0) throw new ContentError(problems);
+    return load();
+  }
+  return (cached ??= load());
 }

@@ -1,8 +1,7 @@
 // The plain-Node way in to a content folder, for the content layer's checks, scripts and tests: every
 // collection read and validated by the registry's readers (collections.ts), the cross-file rules
 // (checks/) run over what was read, and every problem located (file:line:column, item, backend, field).
-import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ContentError, Problems, sortProblems, type Locator, type Problem } from '../problems.ts';
 import { plainRender, type Render } from './inline.ts';
 import type { Read } from './entries.ts';
@@ -74,38 +73,13 @@ export function combine(readProblems: Problem[], data: ContentData, locate: Loca
   return sortProblems(readProblems.length > 0 ? readProblems : crossFileProblems(data, new Set(), locate));
 }
 
-/** Size and modification time of every file under `dir`: what an edit changes. */
-function stamp(dir: string): string {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else {
-        const s = statSync(p, { bigint: true });
-        out.push(`${p}:${s.size}:${s.mtimeNs}`);
-      }
-    }
-  };
-  walk(dir);
-  return out.sort().join('\n');
-}
-
-const checked = new Map<string, { stamp: string; problems: Promise<Problem[]> }>();
-
 /**
- * Every problem of a content folder, read from disk now; read again only when a file under it
- * changed since the last call (so a page in `astro dev` checks on each render at the cost of a stat
- * of each file).
+ * Every problem of a content folder, from its files as they are now. Each collection is read again
+ * only when a file of it changed since (collections.ts, parseCollection), so a page in `astro dev`
+ * checks on each render at the cost of a stat of each file, and a build's loaders share the read.
  */
-export function checkContent(dir: string): Promise<Problem[]> {
-  const root = resolve(dir);
-  const now = stamp(root);
-  const last = checked.get(root);
-  if (last?.stamp === now) return last.problems;
-  const problems = readAll(root, plainRender).then(contentProblems);
-  checked.set(root, { stamp: now, problems });
-  return problems;
+export async function checkContent(dir: string): Promise<Problem[]> {
+  return contentProblems(await readAll(resolve(dir), plainRender));
 }
 
 /** Throws a ContentError listing every problem, when there are any. */

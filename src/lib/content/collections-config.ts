@@ -1,0 +1,34 @@
+// The content collections (src/content.config.ts loads this module). Each YAML collection of the
+// registry (collections.ts) through one small loader that keeps positions (loaders.ts); the MDX pages
+// through Astro's glob(); `problems`, the rules over the whole folder. The schemas given here only
+// type getCollection(): the loaders validated the data with located problems (read.ts), and a page's
+// frontmatter is checked the same way by the rules, so glob() takes it as written. Node loads this
+// module, not Vite, so `defineCollection` comes from Astro's package (`astro/content/config`, what
+// `astro:content` re-exports), not from the virtual module.
+import { defineCollection } from 'astro/content/config';
+import { glob } from 'astro/loaders';
+import { z } from 'astro/zod';
+import { join } from 'node:path';
+import { contentDir } from './dir.ts';
+import { COLLECTIONS, type ContentData } from './collections.ts';
+import { yamlLoader, problemsLoader } from './loaders.ts';
+import type { PageData } from './schemas.ts';
+
+type Stored<K extends keyof ContentData> = ContentData[K] extends Array<infer T> ? T : ContentData[K];
+const yaml = <K extends Exclude<keyof ContentData, 'pages'>>(name: K) =>
+  defineCollection({ loader: yamlLoader(name, contentDir), schema: z.custom<Stored<K>>() });
+
+export const collections = {
+  site: yaml('site'),
+  sources: yaml('sources'),
+  backends: yaml('backends'),
+  axes: yaml('axes'),
+  excerpts: yaml('excerpts'),
+  evidence: yaml('evidence'),
+  figures: yaml('figures'),
+  pages: defineCollection({
+    loader: glob({ pattern: '**/*.mdx', base: join(contentDir, COLLECTIONS.pages.path) }),
+    schema: z.custom<PageData>(),
+  }),
+  problems: defineCollection({ loader: problemsLoader(contentDir), schema: z.custom<never>() }),
+} satisfies Record<keyof typeof COLLECTIONS | 'problems', unknown>;
