@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import {
   readIptablesNat,
   readNftTable,
+  serviceEndpoints,
   countOutput,
   readSyncLog,
   iptablesWords,
@@ -146,6 +147,52 @@ test('readNftTable: the FIXTURE numgen verdict map, its three endpoint chains an
     ],
   );
   assert.match(svc!.rule, /^numgen random mod 3 vmap \{/);
+});
+
+// kube-proxy v1.37 writes a Service without session affinity as a map straight to its endpoints'
+// addresses (pkg/proxy/nftables/proxier.go, writeServiceToEndpointRules): no endpoint chains. The
+// shape below is that rule's, as `nft list table` prints it; the addresses are FIXTURES.
+const NFT_MAP = [
+  'table ip kube-proxy {',
+  '\tchain service-FIXTURE1-fixture-ns/fixture-svc/tcp/http {',
+  '\t\tip daddr 10.96.0.10 tcp dport 80 ip saddr != 10.244.0.0/16 jump mark-for-masquerade',
+  '\t\tmeta l4proto tcp dnat ip to numgen random mod 3 map { 0 : 10.244.1.11 . 8080, 1 : 10.244.1.12 . 8080, 2 : 10.244.2.13 . 8080 }',
+  '\t}',
+  '}',
+].join('\n');
+
+test('readNftTable: the FIXTURE address map (no session affinity): its three endpoints, each DNATed to its address', () => {
+  const [svc, ...rest] = readNftTable(NFT_MAP);
+  assert.equal(rest.length, 0);
+  assert.deepEqual(
+    { chain: svc!.chain, form: svc!.form, modulus: svc!.modulus },
+    { chain: 'service-FIXTURE1-fixture-ns/fixture-svc/tcp/http', form: 'map', modulus: 3 },
+  );
+  assert.deepEqual(
+    svc!.endpoints.map((e) => [e.index, e.target, e.dnat, e.chain]),
+    [
+      [0, '10.244.1.11 . 8080', '10.244.1.11:8080', undefined],
+      [1, '10.244.1.12 . 8080', '10.244.1.12:8080', undefined],
+      [2, '10.244.2.13 . 8080', '10.244.2.13:8080', undefined],
+    ],
+  );
+  assert.match(svc!.rule, /^meta l4proto tcp dnat ip to numgen random mod 3 map \{/);
+  assert.equal(countOutput(17, 'nftables', NFT_MAP).problem, undefined, 'exercise 17 counts it');
+});
+
+test('serviceEndpoints: a transaction that writes the FIXTURE address map, and the listing, name the same endpoints', () => {
+  const tx = [
+    'add chain ip kube-proxy service-FIXTURE1-fixture-ns/fixture-svc/tcp/http',
+    'flush chain ip kube-proxy service-FIXTURE1-fixture-ns/fixture-svc/tcp/http',
+    'add rule ip kube-proxy service-FIXTURE1-fixture-ns/fixture-svc/tcp/http meta l4proto tcp dnat ip addr . port to numgen random mod 2 map { 0 : 10.244.1.11 . 8080 , 1 : 10.244.1.12 . 8080 }',
+  ].join('\n');
+  assert.deepEqual(serviceEndpoints(tx, 'nftables', 'fixture-ns/fixture-svc', false), [
+    {
+      chain: 'service-FIXTURE1-fixture-ns/fixture-svc/tcp/http',
+      endpoints: ['10.244.1.11 . 8080', '10.244.1.12 . 8080'],
+    },
+  ]);
+  assert.deepEqual(serviceEndpoints(NFT_MAP, 'nftables', 'fixture-ns/fixture-svc', true)[0]!.endpoints.length, 3);
 });
 
 // --- exercise 18: kube-proxy's log, as klog prints it and a container runtime stores it ---------

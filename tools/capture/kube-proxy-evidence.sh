@@ -219,8 +219,11 @@ if [ "$has18" = 1 ]; then
   case "$mode" in
     # How the Service's name shows in its rules: iptables comments "ns/name:port -> ip:port" (or
     # "ns/name -> ..." for an unnamed port); nftables chains "service-HASH-ns/name/proto/port".
-    iptables) marker='Restoring iptables'; svc_rule="^-A KUBE-SVC-.* -j KUBE-SEP-"; svc_names="-e '$ns/$svc:' -e '$ns/$svc -> '" ;;
-    nftables) marker='Running nftables transaction'; svc_rule='numgen random mod [0-9]* vmap'; svc_names="-e '-$ns/$svc/'" ;;
+    # svc_lines prints what names a Service with endpoints: iptables, its rules that jump to an
+    # endpoint chain; nftables, the name of each chain holding a `numgen random mod N` rule, which
+    # maps to endpoint chains (vmap) or, with no session affinity, to the endpoints' addresses (map).
+    iptables) marker='Restoring iptables'; svc_lines="grep -e '^-A KUBE-SVC-.* -j KUBE-SEP-'"; svc_names="-e '$ns/$svc:' -e '$ns/$svc -> '" ;;
+    nftables) marker='Running nftables transaction'; svc_lines='awk '"'"'/^[[:space:]]*chain /{ c = $2 } /numgen random mod [0-9]+ v?map/{ print c }'"'"; svc_names="-e '-$ns/$svc/'" ;;
   esac
 fi
 
@@ -270,8 +273,8 @@ for e in $exercises; do
         die "exercise 16: the nat table has no KUBE-SVC-* chain jumping to a KUBE-SEP-* chain. Does a Service with endpoints exist? Is the host's iptables-save the variant kube-proxy writes with (legacy or nft; compare iptables-save -V with kube-proxy's)?" ;;
     17)
       printf 'nft list table ip kube-proxy\n' | cell 17 endpoint-selection
-      grep -q 'numgen random mod [0-9]* vmap' "$tmp/ex17-$mode/output" ||
-        die "exercise 17: table ip kube-proxy has no numgen random mod ... vmap rule. Does a Service with endpoints exist?" ;;
+      grep -q -E 'numgen random mod [0-9]+ v?map' "$tmp/ex17-$mode/output" ||
+        die "exercise 17: table ip kube-proxy has no numgen random mod ... map or vmap rule. Does a Service with endpoints exist?" ;;
     18)
       [ "$has18" = 1 ] || continue
       work=$(mktemp -d "$parent/.kube-proxy-work.XXXXXX" 2>/dev/null) || { work="$parent/.kube-proxy-work.$$"; mkdir "$work"; } || die "cannot create a folder in $parent"
@@ -298,7 +301,7 @@ echo '# ==> rules before the scale: $dump'
 $dump >'$work/before' || { echo '$dump failed: the rules before the change cannot be recorded' >&2; exit 1; }
 cat '$work/before'
 echo '# <== rules before the scale'
-grep -e '$svc_rule' '$work/before' | grep -q -F $svc_names || { echo 'the rules before the scale show no endpoints of service $ns/$svc ($dump): is it the Service in front of deployment $deployment (--service NAME)? Nothing was changed.' >&2; exit 1; }
+$svc_lines '$work/before' | grep -q -F $svc_names || { echo 'the rules before the scale show no endpoints of service $ns/$svc ($dump): is it the Service in front of deployment $deployment (--service NAME)? Nothing was changed.' >&2; exit 1; }
 echo '# kubeproxy_sync_* metrics before'
 if m=\$($get '$metrics/metrics' 2>&1); then printf '%s\n' "\$m" | grep '^kubeproxy_sync_' || echo '# (no kubeproxy_sync_* metric at $metrics/metrics)'; else echo "# metrics unreachable at $metrics/metrics: \$(printf '%s' "\$m" | head -n 1)"; fi
 : >'$work/scaled'

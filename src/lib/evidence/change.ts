@@ -5,14 +5,15 @@
 // and "# <== rules before the scale"), and the Service's endpoints in what each sync wrote:
 //   - iptables: the endpoint chains (KUBE-SEP-…) the Service's KUBE-SVC-… chain jumps to, the
 //     Service told by the rules' comments ("ns/name:port -> ip:port", ./ex16.ts);
-//   - nftables: the elements of the `numgen random mod N vmap { … }` map of the Service's chain
-//     (service-<hash>-ns/name/<proto>/<port>, ./ex17.ts), in the listing and in `add rule` operations.
+//   - nftables: the elements of the `numgen random mod N` rule of the Service's chain
+//     (service-<hash>-ns/name/<proto>/<port>, ./ex17.ts): endpoint chains of a `vmap { … }`, or the
+//     `addr . port` of a `map { … }`, in the listing and in `add rule` operations.
 // Pure, no I/O.
 import { readIptablesNat } from './ex16.ts';
-import { readNftTable, vmapElements } from './ex17.ts';
+import { numgenEndpoints, numgenRule, readNftTable } from './ex17.ts';
 import { refuse, type CountResult } from './shared.ts';
 
-/** One of the Service's chains (one per port) and the endpoint chains it picks among. */
+/** One of the Service's chains (one per port) and the endpoints it picks among (their chains, or addresses). */
 export interface ServiceEndpoints {
   chain: string;
   endpoints: string[];
@@ -60,14 +61,15 @@ export function serviceEndpoints(text: string, backend: string, service: string,
   if (listing)
     return readNftTable(text)
       .filter((s) => ours.test(s.chain))
-      .map((s) => ({ chain: s.chain, endpoints: s.endpoints.map((e) => e.chain) }));
-  // A transaction: `add|insert|replace rule <family> <table> <chain> … numgen random mod N vmap { … }`.
+      .map((s) => ({ chain: s.chain, endpoints: s.endpoints.map((e) => e.target) }));
+  // A transaction: `add|insert|replace rule <family> <table> <chain> … numgen random mod N vmap|map { … }`.
   const out: ServiceEndpoints[] = [];
   for (const line of text.split('\n')) {
-    const m = /^(?:add|insert|replace) rule \S+ \S+ (\S+) .*?numgen random mod \d+\s+vmap\s*\{([^}]*)\}/.exec(line);
-    if (!m || !ours.test(m[1]!)) continue;
+    const m = /^(?:add|insert|replace) rule \S+ \S+ (\S+) (.*)$/.exec(line);
+    const rule = m && ours.test(m[1]!) ? numgenRule(m[2]!) : undefined;
+    if (!m || !rule) continue;
     const at = out.findIndex((s) => s.chain === m[1]);
-    const entry = { chain: m[1]!, endpoints: vmapElements(m[2]!).map((e) => e.chain) };
+    const entry = { chain: m[1]!, endpoints: numgenEndpoints(rule).map((e) => e.target) };
     if (at >= 0) out[at] = entry;
     else out.push(entry);
   }

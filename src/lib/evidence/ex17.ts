@@ -1,13 +1,30 @@
-// Exercise 17 (nftables, endpoint selection): the `numgen random mod N` verdict maps of
-// `nft list table ip kube-proxy` and the endpoint chains they map to. Pure, no I/O.
+// Exercise 17 (nftables, endpoint selection): each Service chain's `numgen random mod N` rule in
+// `nft list table ip kube-proxy`, in either of the two shapes kube-proxy writes (pkg/proxy/nftables
+// proxier.go, v1.37): a verdict map to endpoint chains (`numgen random mod N vmap { 0 : goto
+// endpoint-… }`, a Service with ClientIP session affinity, whose endpoint chains keep the affinity
+// sets), or, without affinity, a map straight to the endpoints' addresses (`dnat ip addr . port to
+// numgen random mod N map { 0 : 10.244.1.2 . 8080, … }`, no endpoint chains). Pure, no I/O.
 import { missing, type ExerciseCounter } from './shared.ts';
+
+export interface NftEndpoint {
+  /** The number numgen draws for it. */
+  index: number;
+  /** What identifies the endpoint in the rule: its endpoint chain (vmap), or its `addr . port` (map). */
+  target: string;
+  /** vmap: the verdict (`goto`, `jump`) and the endpoint chain. */
+  verdict?: string;
+  chain?: string;
+  /** Where a new connection to it is DNATed (`10.244.1.2:8080`), when the listing shows it. */
+  dnat?: string;
+}
 
 export interface NftService {
   chain: string;
+  /** How the rule picks: a verdict map to endpoint chains, or a map to addresses it DNATs to. */
+  form: 'vmap' | 'map';
   /** N of `numgen random mod N`. */
   modulus: number;
-  /** The verdict map's elements: the number numgen draws, and the endpoint chain it goes to. */
-  endpoints: Array<{ index: number; verdict: string; chain: string; dnat?: string }>;
+  endpoints: NftEndpoint[];
   /** The rule as listed. */
   rule: string;
 }
@@ -47,23 +64,53 @@ export function vmapElements(body: string): Array<{ index: number; verdict: stri
   return out;
 }
 
-/** Every chain whose rule draws `numgen random mod N` into a verdict map of endpoint chains. */
+/** The elements of an address map's `{ … }` body: `<number> : <addr> . <port>`, in order. */
+export function mapElements(body: string): Array<{ index: number; addr: string; port: string }> {
+  const out: Array<{ index: number; addr: string; port: string }> = [];
+  for (const el of body.split(',')) {
+    const e = /^\s*(\d+)\s*:\s*(\S+)\s*\.\s*(\d+)\s*$/.exec(el);
+    if (e) out.push({ index: Number(e[1]), addr: e[2]!, port: e[3]! });
+  }
+  return out;
+}
+
+/** `10.244.1.2:8080`, `[fd00::2]:8080`: where a DNAT to `addr . port` sends a connection. */
+const hostPort = (addr: string, port: string) => (addr.includes(':') ? `[${addr}]:${port}` : `${addr}:${port}`);
+
+/** The `numgen random mod N` rule in a line (or a chain's joined body), in either shape, with its elements. */
+export function numgenRule(text: string): { form: 'vmap' | 'map'; modulus: number; body: string } | undefined {
+  const m = /numgen random mod (\d+)\s+(vmap|map)\s*\{([^}]*)\}/.exec(text);
+  return m ? { form: m[2] as 'vmap' | 'map', modulus: Number(m[1]), body: m[3]! } : undefined;
+}
+
+/** The endpoints a numgen rule's elements name, identified as the rule identifies them. */
+export function numgenEndpoints(rule: { form: 'vmap' | 'map'; body: string }): NftEndpoint[] {
+  return rule.form === 'vmap'
+    ? vmapElements(rule.body).map((e) => ({ index: e.index, target: e.chain, verdict: e.verdict, chain: e.chain }))
+    : mapElements(rule.body).map((e) => ({
+        index: e.index,
+        target: `${e.addr} . ${e.port}`,
+        dnat: hostPort(e.addr, e.port),
+      }));
+}
+
+/** Every chain with a `numgen random mod N` rule: a verdict map of endpoint chains, or a map of addresses. */
 export function readNftTable(output: string): NftService[] {
   const chains = nftChains(output);
   const services: NftService[] = [];
   for (const [chain, body] of chains) {
-    const text = body.join(' ');
-    const m = /numgen random mod (\d+)\s+vmap\s*\{([^}]*)\}/.exec(text);
-    if (!m) continue;
-    const endpoints: NftService['endpoints'] = vmapElements(m[2]!).map((e) => {
+    const found = numgenRule(body.join(' '));
+    if (!found) continue;
+    const endpoints = numgenEndpoints(found).map((e) => {
+      if (!e.chain) return e;
       const dnat = chains
         .get(e.chain)
         ?.map((l) => /\bdnat to (\S+)/.exec(l)?.[1])
         .find((d) => d !== undefined);
       return { ...e, ...(dnat && { dnat }) };
     });
-    const rule = body.find((l) => l.includes('numgen random mod')) ?? m[0];
-    services.push({ chain, modulus: Number(m[1]), endpoints, rule });
+    const rule = body.find((l) => l.includes('numgen random mod')) ?? '';
+    services.push({ chain, form: found.form, modulus: found.modulus, endpoints, rule });
   }
   return services;
 }
@@ -71,7 +118,7 @@ export function readNftTable(output: string): NftService[] {
 export const ex17: ExerciseCounter<{ exercise: 17; services: NftService[] }> = {
   exercise: 17,
   expected:
-    'a chain with a `numgen random mod N vmap { … }` rule mapping to endpoint chains (the output of `nft list table ip kube-proxy`)',
+    'a chain with a `numgen random mod N` rule that maps to endpoint chains (`vmap { … }`) or to endpoint addresses (`map { … }`) (the output of `nft list table ip kube-proxy`)',
   count(output) {
     const services = readNftTable(output).filter((s) => s.endpoints.length > 0);
     return services.length > 0 ? { count: { exercise: 17, services } } : missing(this);
