@@ -32,6 +32,8 @@ import {
   readIptablesNat,
   readNftTable,
   serviceEndpoints,
+  readings,
+  differences,
   countOutput,
   readSyncLog,
   iptablesWords,
@@ -178,6 +180,18 @@ test('readNftTable: the FIXTURE address map (no session affinity): its three end
   );
   assert.match(svc!.rule, /^meta l4proto tcp dnat ip to numgen random mod 3 map \{/);
   assert.equal(countOutput(17, 'nftables', NFT_MAP).problem, undefined, 'exercise 17 counts it');
+});
+
+test('readings: what CI compares (lab-check); a count edited by one endpoint differs, with both readings', () => {
+  const committed = readings(countOutput(17, 'nftables', NFT_MAP).count!);
+  assert.deepEqual(Object.fromEntries(committed), {
+    'endpoints of service fixture-ns/fixture-svc/tcp/http': '3',
+    'numgen rule of service fixture-ns/fixture-svc/tcp/http': 'map',
+  });
+  const edited = NFT_MAP.replace('mod 3 map { 0 : 10.244.1.11 . 8080, ', 'mod 2 map { ');
+  const fresh = readings(countOutput(17, 'nftables', edited).count!);
+  assert.deepEqual(differences(committed, fresh), [['endpoints of service fixture-ns/fixture-svc/tcp/http', '3', '2']]);
+  assert.deepEqual(differences(committed, committed), []);
 });
 
 test('serviceEndpoints: a transaction that writes the FIXTURE address map, and the listing, name the same endpoints', () => {

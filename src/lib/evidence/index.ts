@@ -11,6 +11,7 @@ export { iptablesWords, readIptablesNat, type IptablesEndpointRule, type Iptable
 export { readNftTable, type NftService } from './ex17.ts';
 export { readSyncLog, showChange, SYNC_KEY, SYNC_MARKER, type ShownChange, type SyncPayload } from './ex18.ts';
 export { readChangeRecord, serviceEndpoints, type ChangeRecord, type ServiceEndpoints } from './change.ts';
+export { readings, differences, type Readings } from './summary.ts';
 
 /** The counters, by exercise number. */
 export const COUNTERS = { 16: ex16, 17: ex17, 18: ex18 } as const;
