@@ -18,6 +18,10 @@ test("every source's page shows its pin: repository, file, commit, and the date 
     model.sources.some((s) => s.committed !== undefined) && model.sources.some((s) => s.committed === undefined),
     'both kinds are seen',
   );
+  assert.ok(
+    model.sources.some((s) => /^v\d/.test(s.commit)) && model.sources.some((s) => /^[0-9a-f]{40}$/.test(s.commit)),
+    'pins to a release tag and to a commit are both seen',
+  );
   for (const source of model.sources) {
     const page = model.pages.find((p) => p.id === source.page)!;
     const $ = cheerio.load(readFileSync(join(dist, page.path, 'index.html'), 'utf8'));
@@ -25,9 +29,13 @@ test("every source's page shows its pin: repository, file, commit, and the date 
     assert.equal(pin.length, 1, `${page.path} shows the pin of ${source.id}`);
     const text = plain(pin.text());
     assert.equal(pin.find('a').attr('href'), `https://github.com/${source.repo}/blob/${source.commit}/${source.path}`);
+    // A release tag is shown whole and named as one; a commit by its first 12 digits.
+    const at = /^v\d+\.\d+\.\d+$/.test(source.commit)
+      ? `at release tag ${source.commit}`
+      : `at commit ${source.commit.slice(0, 12)}`;
     assert.match(
       text,
-      new RegExp(`^${source.label}: ${source.repo} ${source.path} at commit ${source.commit.slice(0, 12)}`),
+      new RegExp(`^${source.label}: ${source.repo} ${source.path} ${at.replaceAll('.', '\\.')}( |,|$)`),
     );
     assert.equal(pin.find('code[title]').attr('title'), source.commit);
     if (source.committed === undefined) {

@@ -351,8 +351,12 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
         jc.cites.map((c) => c.excerpt),
         cell.cites.map((c) => siteRoot + c.href),
       );
+      // Pinned: at a full commit id, or at a release tag (kubernetes/kubernetes, docs/refreshing.md).
       for (const c of jc.cites)
-        assert.match(c.upstream, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/[0-9a-f]{40}\/.+#L\d+(-L\d+)?$/);
+        assert.match(
+          c.upstream,
+          /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/(?:[0-9a-f]{40}|v\d+\.\d+\.\d+)\/.+#L\d+(-L\d+)?$/,
+        );
     }
   }
   const lines = read('comparison.csv').trimEnd().split('\r\n');

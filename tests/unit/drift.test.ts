@@ -6,7 +6,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,8 @@ import { openUpstream, readSnapshotRecord, type Upstream } from '../../tools/lib
 import { checkDrift, tally, type SourceResult } from '../../tools/lib/drift-check.ts';
 import { citingClaims, loadLocated } from '../../tools/lib/drift-claims.ts';
 import { formatReport } from '../../tools/lib/drift-report.ts';
-import { haveShared, sharedPath } from '../support/shared.ts';
+import { havePinnedReleases, haveShared, pinnedReleases, sharedPath } from '../support/shared.ts';
+import { releaseFolder } from '../../src/lib/upstream/upstream.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtureContent = join(root, 'tests/fixtures/drift/content');
@@ -577,11 +578,23 @@ test('a snapshot with SOURCE.md and a folder of <commit>/<path> copies read like
   );
 });
 
-test('the real content against the pinned copies in ../shared/sources: every quote and code note unchanged', async (t) => {
-  if (!haveShared(t, 'sources/kubernetes-enhancements') || !haveShared(t, 'sources/kubernetes')) return;
+test('the real content against its pinned copies (../shared/sources, the Go module cache): every quote and code note unchanged', async (t) => {
+  if (
+    !haveShared(t, 'sources/kubernetes-enhancements') ||
+    !haveShared(t, 'sources/kubernetes') ||
+    !havePinnedReleases(t)
+  )
+    return;
+  // kubernetes/kubernetes as one commit-folder view: the shared commit folders, and a folder per
+  // release tag that is its module in the Go module cache.
+  const view = mkdtempSync(join(tmpdir(), 'drift-real-view-'));
+  t.after(() => rmSync(view, { recursive: true, force: true }));
+  for (const commit of readdirSync(sharedPath('sources/kubernetes')).filter((f) => /^[0-9a-f]{40}$/.test(f)))
+    symlinkSync(join(sharedPath('sources/kubernetes'), commit), join(view, commit));
+  for (const tag of pinnedReleases()) symlinkSync(releaseFolder(tag), join(view, tag));
   const { loaded, results } = await run(join(root, 'content'), [
     ['kubernetes/enhancements', openUpstream(sharedPath('sources/kubernetes-enhancements'))],
-    ['kubernetes/kubernetes', openUpstream(sharedPath('sources/kubernetes'))],
+    ['kubernetes/kubernetes', openUpstream(view)],
   ]);
   const n = tally(results);
   assert.equal(

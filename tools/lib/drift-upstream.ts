@@ -5,7 +5,9 @@
 //              commit ("Snapshot commit … `<sha>`") and may record its date ("Commit date: …"), as
 //              ../shared/sources/kubernetes-enhancements is laid out.
 //   commits    one folder per commit, <folder>/<commit>/<path>, as ../shared/sources/kubernetes is
-//              laid out (and as verify:anchors reads). No history: no renames, no dates.
+//              laid out (and as verify:anchors reads); a folder may also be named for a release tag,
+//              <folder>/v1.37.2/<path> (a link to that release's module in the Go module cache will
+//              do). No history: no renames, no dates.
 // Each answers the same four questions, so the drift check does not know which it reads.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
@@ -31,6 +33,8 @@ export interface Upstream {
 export class UpstreamError extends Error {}
 
 const SHA = /^[0-9a-f]{40}$/;
+/** A folder of the commit-folder layout: a commit id, or a release tag. */
+const PIN_FOLDER = /^(?:[0-9a-f]{40}|v\d+\.\d+\.\d+)$/;
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 const readOrNull = (file: string): string | null =>
   existsSync(file) && statSync(file).isFile() ? readFileSync(file, 'utf8') : null;
@@ -153,10 +157,11 @@ function snapshotUpstream(dir: string, at: string | undefined): Upstream {
 }
 
 function commitFoldersUpstream(dir: string, at: string | undefined): Upstream {
-  const folders = readdirSync(dir).filter((f) => SHA.test(f) && isDir(join(dir, f)));
+  const folders = readdirSync(dir).filter((f) => PIN_FOLDER.test(f) && isDir(join(dir, f)));
   let fixed: string | undefined;
   if (at !== undefined && at !== 'HEAD') {
-    const matches = folders.filter((f) => f.startsWith(at));
+    // A commit may be abbreviated; a tag is named whole (v1.37.2 is not v1.37.20).
+    const matches = folders.filter((f) => (SHA.test(f) ? f.startsWith(at) : f === at));
     if (matches.length !== 1)
       throw new UpstreamError(
         `${dir}: ${matches.length === 0 ? 'no' : 'more than one'} folder <commit>/ for --at ${at}`,
@@ -166,7 +171,7 @@ function commitFoldersUpstream(dir: string, at: string | undefined): Upstream {
   const hasCommit = (c: string) => folders.includes(c);
   return {
     describe: fixed
-      ? `commit folders ${dir}, at ${fixed.slice(0, 12)}`
+      ? `commit folders ${dir}, at ${SHA.test(fixed) ? fixed.slice(0, 12) : fixed}`
       : `commit folders ${dir} (each pin against its own commit's folder)`,
     // Without --at there is no "newest": each pin is read against the copy at its own commit.
     target: (pinned) => fixed ?? pinned,
@@ -197,7 +202,7 @@ export function openUpstream(dir: string, at?: string): Upstream {
   if (!isDir(dir)) throw new UpstreamError(`${dir} is not a directory`);
   // A folder inside some other repository (a snapshot kept in a project) is not that repository.
   if (isRepository(dir)) return gitUpstream(dir, at ?? 'HEAD');
-  if (readdirSync(dir).some((f) => SHA.test(f) && isDir(join(dir, f)))) return commitFoldersUpstream(dir, at);
+  if (readdirSync(dir).some((f) => PIN_FOLDER.test(f) && isDir(join(dir, f)))) return commitFoldersUpstream(dir, at);
   if (existsSync(join(dir, 'SOURCE.md'))) return snapshotUpstream(dir, at);
   throw new UpstreamError(
     `${dir}: not a git repository, a snapshot with SOURCE.md, or a folder of <commit>/<path> copies`,

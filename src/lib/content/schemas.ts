@@ -6,7 +6,10 @@ import type { YamlPath } from '../problems.ts';
 
 const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const kebabId = z.string().regex(kebab, 'must be kebab-case: lower-case letters, digits and single hyphens');
-const sha = z.string().regex(/^[0-9a-f]{40}$/, 'must be a full 40-hex commit id');
+/** A pin: a full commit id, or a release tag (`v1.37.2`, read from the Go module cache: docs/refreshing.md). */
+const pin = z
+  .string()
+  .regex(/^(?:[0-9a-f]{40}|v\d+\.\d+\.\d+)$/, 'must be a full 40-hex commit id or a release tag like v1.37.2');
 const lineRange = z
   .tuple([z.number().int().positive(), z.number().int().positive()])
   .refine(([a, b]) => a <= b, 'first line must not be after the last line');
@@ -19,24 +22,31 @@ export const siteSchema = z.strictObject({
   asOf: z.string().regex(/^v\d+\.\d+$/, 'must look like v1.37'),
 });
 
-export const sourceSchema = z.strictObject({
-  id: kebabId,
-  label: z.string().min(1),
-  title: z.string().min(1),
-  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name'),
-  path: z.string().min(1),
-  commit: sha,
-  /**
-   * The pinned commit's date (UTC), only as a pinned copy records it (a SOURCE.md, or git): never
-   * guessed. Shown on the source's page; `npm run verify:drift` checks it against the copy.
-   */
-  committed: z.iso.date().optional(),
-  license: z.string().min(1),
-  /** True only where a byte-exact copy is pinned, so quotes from it can be verified. */
-  quotable: z.boolean(),
-  /** Site page (no slashes at either end) that shows this source's excerpts. */
-  page: z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/, 'must be a site path like keps/kep-3866'),
-});
+export const sourceSchema = z
+  .strictObject({
+    id: kebabId,
+    label: z.string().min(1),
+    title: z.string().min(1),
+    repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name'),
+    path: z.string().min(1),
+    commit: pin,
+    /**
+     * The pinned commit's date (UTC), only as a pinned copy records it (a SOURCE.md, or git): never
+     * guessed. Shown on the source's page; `npm run verify:drift` checks it against the copy.
+     */
+    committed: z.iso.date().optional(),
+    license: z.string().min(1),
+    /** True only where a byte-exact copy is pinned, so quotes from it can be verified. */
+    quotable: z.boolean(),
+    /** Site page (no slashes at either end) that shows this source's excerpts. */
+    page: z.string().regex(/^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/, 'must be a site path like keps/kep-3866'),
+  })
+  // A release tag is read from the Go module cache (k8s.io/kubernetes@<tag>), so only
+  // kubernetes/kubernetes sources may be pinned to one; the KEPs stay at a commit.
+  .refine((s) => /^[0-9a-f]{40}$/.test(s.commit) || s.repo === 'kubernetes/kubernetes', {
+    path: ['commit'],
+    message: 'only a kubernetes/kubernetes source may be pinned to a release tag; pin this one to a 40-hex commit',
+  });
 
 export const excerptSchema = z
   .strictObject({
@@ -148,6 +158,11 @@ export const evidenceSchema = z.strictObject({
   versionFrom: z.string().min(1).optional(),
   /** The capture's UTC time, ISO 8601; `captured` is its date. */
   capturedAt: z.iso.datetime().optional(),
+  /** The node's netfilter tools as they name themselves (`iptables --version`, `nft --version`). */
+  iptables: z.string().min(1).optional(),
+  nft: z.string().min(1).optional(),
+  /** Where the capture was taken, as its `--setting` file says (the cluster, what was simulated). */
+  setting: z.string().min(1).optional(),
   /** sha256 of `output` (UTF-8) as the capture script recorded it: an edit after capture fails the build. */
   sha256: z
     .string()

@@ -14,6 +14,7 @@ import {
   type PageModel,
 } from '../view/model.ts';
 import { routes } from '../routes.ts';
+import { isReleaseTag } from '../upstream/pins.ts';
 import { plainText } from '../markdown.ts';
 import { homeAlt, axisAlt } from '../preview-text.ts';
 import { url } from '../url.ts';
@@ -44,7 +45,9 @@ export interface Pin {
   commit: string;
   /** The commit's date (content: committed), only where a pinned copy records it. */
   committed?: string;
-  /** The file at that commit, upstream. */
+  /** Whether `commit` is a release tag (v1.37.2) rather than a commit id. */
+  release: boolean;
+  /** The file at that commit (or tag), upstream. */
   url: string;
 }
 
@@ -183,6 +186,7 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
               repo,
               path,
               commit,
+              release: isReleaseTag(commit),
               ...(committed !== undefined && { committed }),
               url: `https://github.com/${repo}/blob/${commit}/${path}`,
             }))

@@ -6,7 +6,7 @@
 // Pure module (no I/O): the build's content rule (checks/excerpts.ts, anchorsInTheirLines), the CLI
 // (tools/verify-anchors.ts) and the unit tests share the same rule, run by verifyExcerpts.
 import { posix } from 'node:path';
-import { rangeProblem, splitLines, upstreamPath } from './upstream.ts';
+import { isReleaseTag, rangeProblem, releaseFetchHint, splitLines, upstreamPath } from './upstream.ts';
 import {
   verifyExcerpts,
   type CheckedExcerpt,
@@ -62,10 +62,15 @@ export const anchorRule: ExcerptRule<AnchorSource, AnchorExcerpt> = {
   upstream: (source, excerpt) => posix.join(source.repo, source.commit, upstreamPath(source, excerpt)),
   precheck: (excerpt) =>
     excerpt.anchor === undefined ? { field: 'anchor', reason: 'a code note has no anchor to check' } : undefined,
-  missing: (upstream) => ({
-    field: 'anchor',
-    reason: `file missing: ${upstream} (fetch it at the pinned commit into the folder)`,
-  }),
+  missing: (upstream) => {
+    const pin = upstream.split('/')[2] ?? '';
+    return {
+      field: 'anchor',
+      reason: isReleaseTag(pin)
+        ? `file missing: ${upstream} (not in the release's module in the Go module cache: ${releaseFetchHint(pin)})`
+        : `file missing: ${upstream} (fetch it at the pinned commit into the folder)`,
+    };
+  },
   check: (excerpt, text, upstream) => {
     const result = checkAnchor(excerpt.anchor!, text, excerpt.lines);
     return result.ok ? [] : [{ field: 'anchor', reason: `${upstream}: ${result.reason}` }];

@@ -1,11 +1,17 @@
-// The pinned upstream files the code notes cite, read from a folder of byte-exact copies laid out
-// as <commit>/<path> (../shared/sources/kubernetes beside the repository, or KUBERNETES_SOURCES).
+// The pinned upstream files the code notes cite. A kubernetes/kubernetes source pinned to a commit
+// is read from a folder of byte-exact copies laid out as <commit>/<path> (../shared/sources/kubernetes
+// beside the repository, or KUBERNETES_SOURCES); one pinned to a release tag (v1.37.2) from that
+// release's module in the Go module cache, <GOMODCACHE>/k8s.io/kubernetes@<tag>/<path>, byte for byte
+// as the module proxy served it (`go mod download k8s.io/kubernetes@<tag>` puts it there).
 // The build's rules read code notes' lines from here (each anchor in its lines; each token in its
-// sentence's citations); where the folder is absent (a clone away from ../shared), they say so once
-// and leave those notes unread. Also where an excerpt's file is upstream, and the line splitting the
-// quote and anchor checks share.
+// sentence's citations); where a copy is absent (a clone away from ../shared, a machine without the
+// module), they say so once and leave those notes unread. Also where an excerpt's file is upstream,
+// and the line splitting the quote and anchor checks share.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
+import { isReleaseTag } from './pins.ts';
 
 /** What these checks need of a source: where its file is pinned. */
 interface PinnedSource {
@@ -36,6 +42,40 @@ export const kubernetesSources = (): string =>
 /** The repository those copies are of. */
 export const KUBERNETES_REPO = 'kubernetes/kubernetes';
 
+export { isReleaseTag };
+
+let goEnvCache: string | undefined;
+/**
+ * The Go module cache: GOMODCACHE, else what `go env GOMODCACHE` says (asked once per process),
+ * else $HOME/go/pkg/mod (Go's own default).
+ */
+export function goModCache(): string {
+  if (process.env.GOMODCACHE) return resolve(process.env.GOMODCACHE);
+  if (goEnvCache === undefined) {
+    let said: string;
+    try {
+      said = execFileSync('go', ['env', 'GOMODCACHE'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 15_000,
+      }).trim();
+    } catch {
+      said = ''; // no Go here
+    }
+    goEnvCache = resolve(said || join(homedir(), 'go', 'pkg', 'mod'));
+  }
+  return goEnvCache;
+}
+
+/** The module kubernetes/kubernetes is published as, whose release zips the module proxy serves. */
+export const KUBERNETES_MODULE = 'k8s.io/kubernetes';
+
+/** Where a release of kubernetes/kubernetes is in the Go module cache: <GOMODCACHE>/k8s.io/kubernetes@<tag>. */
+export const releaseFolder = (tag: string): string => join(goModCache(), `${KUBERNETES_MODULE}@${tag}`);
+
+/** How to get a release's files onto this machine, for messages. */
+export const releaseFetchHint = (tag: string): string => `cd lab && go mod download -json ${KUBERNETES_MODULE}@${tag}`;
+
 /** A file of `repo` at `commit` by its `<repo>/<commit>/<path>`, or null when it cannot be read. */
 export type FileReader = (upstream: string) => string | null;
 /** Lines a..b (1-based) of a file of `repo` at `commit`, or null when it cannot be read. */
@@ -64,7 +104,11 @@ export function folderFiles(folder: string, repo = KUBERNETES_REPO): FileReader 
 /** Lines a..b of the files `folderFiles` reads. */
 export function folderLines(folder: string, repo = KUBERNETES_REPO): LinesReader | undefined {
   const read = folderFiles(folder, repo);
-  if (!read) return undefined;
+  return read && linesOf(read);
+}
+
+/** Lines a..b of the files `read` gives. */
+function linesOf(read: FileReader): LinesReader {
   return (from, commit, path, [a, b]) => {
     const text = read(`${from}/${commit}/${path}`);
     return text === null
@@ -75,13 +119,64 @@ export function folderLines(folder: string, repo = KUBERNETES_REPO): LinesReader
   };
 }
 
+/**
+ * Reads `<repo>/<pin>/<path>` of kubernetes/kubernetes wherever its pin is kept: a release tag's
+ * files from `release(tag)` (the Go module cache), a commit's from `<folder>/<commit>/<path>`. Null
+ * for any other repository, for a file the copy does not hold, and for a copy that is absent, in
+ * which case it says so once (sayUnread).
+ */
+export function pinnedFiles(folder = kubernetesSources(), release = releaseFolder): FileReader {
+  const commits = folderFiles(folder);
+  const releases = new Map<string, FileReader | undefined>();
+  const prefix = `${KUBERNETES_REPO}/`;
+  return (upstream) => {
+    if (!upstream.startsWith(prefix)) return null;
+    const pin = upstream.slice(prefix.length).split('/', 1)[0] ?? '';
+    if (!isReleaseTag(pin)) {
+      if (!commits) sayUnread();
+      return commits?.(upstream) ?? null;
+    }
+    if (!releases.has(pin)) releases.set(pin, folderFiles(release(pin), `${KUBERNETES_REPO}/${pin}`));
+    const read = releases.get(pin);
+    if (!read) {
+      sayUnread(`${release(pin)} (${releaseFetchHint(pin)})`);
+      return null;
+    }
+    return read(upstream);
+  };
+}
+
+/**
+ * Reads `<repo>/<tag>/<path>` of kubernetes/kubernetes for a release tag from `release(tag)` (the Go
+ * module cache); null for a commit pin, another repository, or a file or release not there.
+ */
+export function releaseFiles(release = releaseFolder): FileReader {
+  const releases = new Map<string, FileReader | undefined>();
+  const prefix = `${KUBERNETES_REPO}/`;
+  return (upstream) => {
+    if (!upstream.startsWith(prefix)) return null;
+    const pin = upstream.slice(prefix.length).split('/', 1)[0] ?? '';
+    if (!isReleaseTag(pin)) return null;
+    if (!releases.has(pin)) releases.set(pin, folderFiles(release(pin), `${KUBERNETES_REPO}/${pin}`));
+    return releases.get(pin)?.(upstream) ?? null;
+  };
+}
+
+/** Lines a..b of the files `pinnedFiles` reads. */
+export function pinnedLines(folder = kubernetesSources(), release = releaseFolder): LinesReader {
+  return linesOf(pinnedFiles(folder, release));
+}
+
 let told = false;
-/** Says once per process that the copies are absent, so that what needs them was not checked. */
-export function sayUnread(): void {
+/**
+ * Says once per process that a copy is absent (by default the commit folders), so that what needs
+ * it was not checked.
+ */
+export function sayUnread(where = `${kubernetesSources()} (set KUBERNETES_SOURCES)`): void {
   if (told) return;
   told = true;
   console.log(
-    `content: no kubernetes/kubernetes copies at ${kubernetesSources()} (set KUBERNETES_SOURCES): ` +
+    `content: no kubernetes/kubernetes copies at ${where}: ` +
       "code notes' anchors and the tokens only their lines could carry were not checked",
   );
 }

@@ -1,18 +1,21 @@
-// The only files the rules read besides the content: the pinned upstream copies (upstream.ts) and
-// a verbatim page's own text. Each rule that needs them takes a reader; these are the defaults.
+// The only files the rules read besides the content: the pinned upstream copies (upstream.ts: the
+// commit folders, and a release's module in the Go module cache) and a verbatim page's own text.
+// Each rule that needs them takes a reader; these are the defaults.
 import { existsSync, readFileSync } from 'node:fs';
 import {
-  folderFiles,
-  folderLines,
-  kubernetesSources,
+  pinnedFiles as upstreamFiles,
+  pinnedLines as upstreamLines,
   type FileReader,
   type LinesReader,
 } from '../../upstream/upstream.ts';
 
-/** Files of the kubernetes/kubernetes copies beside the repository (undefined where they are absent). */
-export const pinnedFiles = (): FileReader | undefined => folderFiles(kubernetesSources());
+/**
+ * Files of kubernetes/kubernetes at their pins: a commit's from the copies beside the repository, a
+ * release tag's from the Go module cache (null, said once, where the copy is absent).
+ */
+export const pinnedFiles = (): FileReader | undefined => upstreamFiles();
 /** Lines of those files. */
-export const pinnedLines = (): LinesReader | undefined => folderLines(kubernetesSources());
+export const pinnedLines = (): LinesReader | undefined => upstreamLines();
 
 /** A file's text, or null when there is none. */
 export type TextReader = (file: string) => string | null;
