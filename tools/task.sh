@@ -12,6 +12,8 @@
 #                  and types (astro check); then one e2e run over both builds
 #   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
 #   stress         both builds, then the e2e suite 5 times with every core kept busy (tools/stress.ts)
+#   lab            a real kube-proxy per mode in network namespaces, the kit run on each (lab/run.sh);
+#                  lab check: that, then its captures against the committed evidence (tools/lab-check.ts)
 #   evidence       add a capture from a node: evidence add <capture folder> (tools/evidence.ts)
 #   verify-anchors [<folder>]  every code note's anchor in its lines of <folder>/<repo>/<commit>/<path>
 #                  (default: the copies in ../shared/sources/kubernetes, or $KUBERNETES_SOURCES); the
@@ -136,6 +138,23 @@ server_flags() {
   server_url="http://$host:$p${base%/}/"
 }
 
+# The lab (lab/run.sh: a real kube-proxy per mode in network namespaces) captures the measured cells
+# again, and tools/lab-check.ts compares what they state with the committed evidence. It needs root,
+# Go and iproute2; without them it says why in one line and is skipped, except under CI=true.
+lab_check() {
+  local why=''
+  if [ "$(id -u)" != 0 ]; then why='not root'
+  elif ! command -v go >/dev/null; then why='no Go'
+  elif ! command -v ip >/dev/null || ! command -v unshare >/dev/null; then why='no ip or unshare'
+  fi
+  if [ -n "$why" ]; then
+    if [ "${CI:-}" = true ]; then echo "task: lab: $why, and CI=true: the measured cells must be reproduced" >&2; return 1; fi
+    echo "task: lab skipped ($why): the measured cells were not reproduced here"
+    return 0
+  fi
+  bash lab/run.sh "$@" && node tools/lab-check.ts lab/out/captures
+}
+
 task="${1:-}"; shift || true
 case "$task" in
   build) build "$@" ;;
@@ -166,9 +185,13 @@ case "$task" in
   evidence) node tools/evidence.ts "$@" ;;
   bench) install_if_stale tools/lighthouse; node tools/bench.ts "$@" ;;
   stress) builds; node tools/stress.ts "$@" ;;
+  lab)
+    if [ "${1:-}" = check ]; then shift; lab_check "$@"; else bash lab/run.sh "$@"; fi
+    ;;
   test)
     together lint unit types_builds_html
     playwright test
+    lab_check
     ;;
-  *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|verify-anchors|verify-drift|evidence" >&2; exit 2 ;;
+  *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|verify-anchors|verify-drift|evidence|lab [check]" >&2; exit 2 ;;
 esac

@@ -58,9 +58,17 @@ const scratch = mkdtempSync(join(tmpdir(), 'evidence-kit-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A fresh copy of the site's content folder to add evidence to (the real one is never written). */
+/**
+ * A copy of content/ with no measurement in it (no evidence file, no `measure.evidence`), so each
+ * test adds its FIXTURE captures to cells that have none, whatever the real content holds.
+ */
 function contentCopy(name: string): string {
   const dir = join(scratch, name, 'content');
   cpSync(join(root, 'content'), dir, { recursive: true });
+  rmSync(join(dir, 'evidence'), { recursive: true, force: true });
+  mkdirSync(join(dir, 'evidence'));
+  const axes = join(dir, 'comparison/axes.yaml');
+  writeFileSync(axes, readFileSync(axes, 'utf8').replace(/^ +evidence: \S+\n/gm, ''));
   return dir;
 }
 
@@ -568,7 +576,7 @@ test("countOutput: each exercise's shape, and an iptables dump is not exercise 1
 // --- axes.yaml edited in place ---------------------------------------------------------------
 
 test("setMeasureEvidence: adds one line under the cell's measure and changes nothing else", () => {
-  const text = readFileSync(join(root, 'content/comparison/axes.yaml'), 'utf8');
+  const text = readFileSync(join(contentCopy('set-measure'), 'comparison/axes.yaml'), 'utf8');
   const next = setMeasureEvidence(text, 2, 'nftables', 'fixture-evidence-id');
   const added = next.split('\n').filter((l, i, all) => !text.split('\n').includes(l) || all.indexOf(l) !== i);
   assert.deepEqual(
@@ -1438,9 +1446,13 @@ test(
       mkdirSync(home, { recursive: true });
       writeFileSync(join(home, 'FIXTURE-kube-proxy.log'), '');
       const out = join(scratch, `cap-${mode}`);
+      const setting = join(home, 'FIXTURE-setting');
+      writeFileSync(setting, 'FIXTURE setting: a fixture node in a network namespace of the test.\n');
       const run = onNode(home, { mode, rules }, [
         '--out',
         out,
+        '--setting',
+        setting,
         ...DEPLOY,
         '--log',
         join(home, 'FIXTURE-kube-proxy.log'),
@@ -1465,6 +1477,10 @@ test(
         ),
       );
       assert.match(env, /^mode_from=GET http:\/\/127\.0\.0\.1:10249\/proxyMode/m);
+      assert.match(env, /^iptables_version=iptables v\d/m, "the node's iptables, as it names itself");
+      assert.match(env, /^nft_version=nftables v\d/m);
+      assert.equal(readFileSync(join(out, 'setting'), 'utf8'), readFileSync(setting, 'utf8'), 'the setting, kept');
+      assert.match(readFileSync(join(out, 'SHA256SUMS'), 'utf8'), / setting$/m, 'and checked like the rest');
       assert.match(env, /^version_from=git_version of kubernetes_build_info/m);
       assert.deepEqual(
         readdirSync(scratch).filter((f) => f.startsWith('.kube-proxy-')),
@@ -1509,6 +1525,8 @@ test(
       assert.equal(c.provenance, 'measured', `${row}/${col}`);
       if (c.provenance !== 'measured') continue;
       assert.equal(c.evidence.mode, col);
+      assert.equal(c.evidence.setting, 'FIXTURE setting: a fixture node in a network namespace of the test.');
+      assert.match(c.evidence.nft ?? '', /^nftables v\d/);
       // The measured cell carries the count made once, when its evidence file loaded.
       const { count } = c.evidence;
       assert.deepEqual(count, countOutput(c.evidence.exercise, col, c.evidence.output).count);

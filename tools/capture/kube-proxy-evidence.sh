@@ -7,6 +7,7 @@
 #
 #   sh kube-proxy-evidence.sh [--out DIR] [--exercise 16|17|18]... [--deployment NS/NAME]
 #                             [--service NAME] [--log FILE] [--metrics URL] [--no-scale-back]
+#                             [--setting FILE]
 #
 # Cells, by kube-proxy's mode on this node (a node runs one mode, so it yields one column):
 #   iptables: exercise 16  `iptables-save -t nat`              (row endpoint-selection)
@@ -29,7 +30,9 @@
 # Its mode is read from its metrics server (GET <metrics>/proxyMode, default
 # http://127.0.0.1:10249), else from that process's --proxy-mode flag or its --config file; its
 # version from kubernetes_build_info in <metrics>/metrics, else from that binary's --version.
-# Anything it cannot read, it refuses to guess.
+# Anything it cannot read, it refuses to guess. It also records the node's iptables and nft versions
+# (`--version`, when they are installed), and with --setting FILE keeps that file's text as the
+# capture's setting: where it was taken, in your words (the cluster, what was simulated).
 # Exercise 18 waits KUBE_PROXY_LOG_SETTLE seconds (default 5) after the sync's first log line, so
 # the whole entry is in the log before it is copied.
 set -eu
@@ -43,6 +46,7 @@ exercises=""
 deployment=""
 svc=""
 log=""
+setting=""
 metrics="${KUBE_PROXY_METRICS:-http://127.0.0.1:10249}"
 # Exercise 18: seconds to let kube-proxy finish logging a sync once its first line is there.
 settle="${KUBE_PROXY_LOG_SETTLE:-5}"
@@ -60,6 +64,7 @@ while [ $# -gt 0 ]; do
     --log) [ $# -ge 2 ] || die "--log needs kube-proxy's log file"; log=$2; shift 2 ;;
     --metrics) [ $# -ge 2 ] || die "--metrics needs a URL like http://127.0.0.1:10249"; metrics=$2; shift 2 ;;
     --no-scale-back) scale_back=0; shift ;;
+    --setting) [ $# -ge 2 ] || die "--setting needs a file describing where the capture is taken"; setting=$2; shift 2 ;;
     -h|--help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; exit 0 ;;
     *) die "unknown argument: $1 (see --help)" ;;
   esac
@@ -68,6 +73,7 @@ for e in $exercises; do
   case "$e" in 16|17|18) ;; *) die "--exercise $e: only exercises 16, 17 and 18 measure cells" ;; esac
 done
 
+[ -z "$setting" ] || [ -s "$setting" ] || die "--setting $setting: no such file, or it is empty"
 [ "$(id -u)" = 0 ] || die "run as root on the node (iptables-save and nft need it): sudo sh $0 ..."
 command -v sha256sum >/dev/null 2>&1 || die "sha256sum is missing on this node (coreutils or busybox provide it)"
 command -v uname >/dev/null 2>&1 || die "uname is missing"
@@ -363,9 +369,13 @@ n=$(find "$tmp" -name output | wc -l)
   echo "version_from=$version_from"
   echo "mode=$mode"
   echo "mode_from=$mode_from"
+  # The node's netfilter tools, as they name themselves (the exercises' commands ran these).
+  if command -v iptables >/dev/null 2>&1; then echo "iptables_version=$(iptables --version 2>/dev/null | head -n 1)"; fi
+  if command -v nft >/dev/null 2>&1; then echo "nft_version=$(nft --version 2>/dev/null | head -n 1)"; fi
 } >"$tmp/capture.env"
+[ -z "$setting" ] || cp "$setting" "$tmp/setting"
 
-(cd "$tmp" && rm -f ./*/stderr && sha256sum capture.env ./*/cell ./*/command ./*/output >SHA256SUMS)
+(cd "$tmp" && rm -f ./*/stderr && sha256sum capture.env ${setting:+setting} ./*/cell ./*/command ./*/output >SHA256SUMS)
 chmod -R a+rX "$tmp"
 [ ! -e "$out" ] || die "$out appeared while capturing: nothing was kept; give a new --out directory"
 mv "$tmp" "$out" || die "cannot move the capture to $out; nothing was kept"

@@ -5,6 +5,8 @@
 //
 // A capture folder:
 //   capture.env          key=value: format, captured_at, kernel, kube_proxy_version, version_from, mode, mode_from
+//                        (and, when the node has them, iptables_version, nft_version)
+//   setting              optional (--setting): where the capture was taken, in its author's words
 //   ex<N>-<mode>/cell    key=value: exercise, axis, backend
 //   ex<N>-<mode>/command exactly what ran (sh runs this very file)
 //   ex<N>-<mode>/output  exactly what it printed
@@ -57,6 +59,8 @@ export interface CaptureCell {
 export interface Capture {
   dir: string;
   env: Env;
+  /** The capture's setting (`--setting`): where it was taken, in its author's words; checked like the rest. */
+  setting?: string;
   cells: CaptureCell[];
 }
 
@@ -197,7 +201,11 @@ export function readCapture(dir: string, problems: Problem[]): Capture | undefin
   }
   if (cells.length === 0 && problems.length === 0)
     problems.push({ file: shown, problem: 'the capture holds no cell (no ex<N>-<mode>/ folder)' });
-  return { dir, env, cells };
+  const settingFile = join(dir, 'setting');
+  if (!existsSync(settingFile)) return { dir, env, cells };
+  needSum('setting');
+  const setting = readFileSync(settingFile, 'utf8').trim();
+  return { dir, env, cells, ...(setting && { setting }) };
 }
 
 /** The node of a path in a parsed YAML document, or undefined. */
@@ -360,6 +368,9 @@ function plan(
       kernel: env.get('kernel'),
       mode,
       modeFrom: env.get('mode_from'),
+      ...(env.get('iptables_version') && { iptables: env.get('iptables_version') }),
+      ...(env.get('nft_version') && { nft: env.get('nft_version') }),
+      ...(capture.setting && { setting: capture.setting }),
       command: cell.command,
       output: cell.output,
       sha256: cell.outputSha256,
