@@ -59,8 +59,9 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A fresh copy of the site's content folder to add evidence to (the real one is never written). */
 /**
- * A copy of content/ with no measurement in it (no evidence file, no `measure.evidence`), so each
- * test adds its FIXTURE captures to cells that have none, whatever the real content holds.
+ * A copy of content/ as it was before any measurement, so each test adds its FIXTURE captures to
+ * cells that have none, whatever the real content holds: no evidence file, no `measure.evidence`,
+ * and none of the sentences that cite a capture ("Measured in this study's lab … :cite[evidence/…].").
  */
 function contentCopy(name: string): string {
   const dir = join(scratch, name, 'content');
@@ -68,7 +69,12 @@ function contentCopy(name: string): string {
   rmSync(join(dir, 'evidence'), { recursive: true, force: true });
   mkdirSync(join(dir, 'evidence'));
   const axes = join(dir, 'comparison/axes.yaml');
-  writeFileSync(axes, readFileSync(axes, 'utf8').replace(/^ +evidence: \S+\n/gm, ''));
+  writeFileSync(
+    axes,
+    readFileSync(axes, 'utf8')
+      .replace(/^ +evidence: \S+\n/gm, '')
+      .replace(/ ?Measured\s+in\s+this study's lab[\s\S]*?:cite\[evidence\/[^\]]+\]\./g, ''),
+  );
   return dir;
 }
 
@@ -200,6 +206,29 @@ test('readings: what CI compares (lab-check); a count edited by one endpoint dif
   const fresh = readings(countOutput(17, 'nftables', edited).count!);
   assert.deepEqual(differences(committed, fresh), [['endpoints of service fixture-ns/fixture-svc/tcp/http', '3', '2']]);
   assert.deepEqual(differences(committed, committed), []);
+});
+
+test('a Service chain with one endpoint (no numgen, a plain dnat) counts as one endpoint, and its growth to two shows', () => {
+  const one = NFT_MAP.replace(/meta l4proto tcp dnat ip to numgen .*$/m, 'meta l4proto tcp dnat to 10.244.1.11:8080');
+  const [svc] = readNftTable(one);
+  assert.deepEqual(
+    { form: svc!.form, endpoints: svc!.endpoints.map((e) => e.target) },
+    { form: 'single', endpoints: ['10.244.1.11 . 8080'] },
+  );
+  assert.deepEqual(serviceEndpoints(one, 'nftables', 'fixture-ns/fixture-svc', true)[0]!.endpoints, [
+    '10.244.1.11 . 8080',
+  ]);
+  const tx =
+    'add rule ip kube-proxy service-FIXTURE1-fixture-ns/fixture-svc/tcp/http meta l4proto tcp dnat ip addr . port to numgen random mod 2 map { 0 : 10.244.1.11 . 8080 , 1 : 10.244.1.12 . 8080 }';
+  assert.deepEqual(serviceEndpoints(tx, 'nftables', 'fixture-ns/fixture-svc', false)[0]!.endpoints, [
+    '10.244.1.11 . 8080',
+    '10.244.1.12 . 8080',
+  ]);
+  assert.match(
+    countOutput(17, 'nftables', one).problem ?? '',
+    /numgen/,
+    'exercise 17 still needs a numgen rule to show',
+  );
 });
 
 test('serviceEndpoints: a transaction that writes the FIXTURE address map, and the listing, name the same endpoints', () => {

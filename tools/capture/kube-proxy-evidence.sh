@@ -227,9 +227,10 @@ if [ "$has18" = 1 ]; then
     # "ns/name -> ..." for an unnamed port); nftables chains "service-HASH-ns/name/proto/port".
     # svc_lines prints what names a Service with endpoints: iptables, its rules that jump to an
     # endpoint chain; nftables, the name of each chain holding a `numgen random mod N` rule, which
-    # maps to endpoint chains (vmap) or, with no session affinity, to the endpoints' addresses (map).
+    # maps to endpoint chains (vmap) or, with no session affinity, to the endpoints' addresses (map),
+    # and of each Service chain with a single endpoint, which DNATs to it with no numgen.
     iptables) marker='Restoring iptables'; svc_lines="grep -e '^-A KUBE-SVC-.* -j KUBE-SEP-'"; svc_names="-e '$ns/$svc:' -e '$ns/$svc -> '" ;;
-    nftables) marker='Running nftables transaction'; svc_lines='awk '"'"'/^[[:space:]]*chain /{ c = $2 } /numgen random mod [0-9]+ v?map/{ print c }'"'"; svc_names="-e '-$ns/$svc/'" ;;
+    nftables) marker='Running nftables transaction'; svc_lines='awk '"'"'/^[[:space:]]*chain /{ c = $2 } /numgen random mod [0-9]+ v?map/ || (c ~ /^service-/ && / dnat (ip6? )?to /){ print c }'"'"; svc_names="-e '-$ns/$svc/'" ;;
   esac
 fi
 
@@ -280,7 +281,7 @@ for e in $exercises; do
     17)
       printf 'nft list table ip kube-proxy\n' | cell 17 endpoint-selection
       grep -q -E 'numgen random mod [0-9]+ v?map' "$tmp/ex17-$mode/output" ||
-        die "exercise 17: table ip kube-proxy has no numgen random mod ... map or vmap rule. Does a Service with endpoints exist?" ;;
+        die "exercise 17: table ip kube-proxy has no numgen random mod ... map or vmap rule: exercise 17 needs a Service with two or more endpoints (for one, kube-proxy writes a plain dnat and picks nothing)" ;;
     18)
       [ "$has18" = 1 ] || continue
       work=$(mktemp -d "$parent/.kube-proxy-work.XXXXXX" 2>/dev/null) || { work="$parent/.kube-proxy-work.$$"; mkdir "$work"; } || die "cannot create a folder in $parent"

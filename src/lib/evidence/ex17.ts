@@ -3,7 +3,8 @@
 // proxier.go, v1.37): a verdict map to endpoint chains (`numgen random mod N vmap { 0 : goto
 // endpoint-… }`, a Service with ClientIP session affinity, whose endpoint chains keep the affinity
 // sets), or, without affinity, a map straight to the endpoints' addresses (`dnat ip addr . port to
-// numgen random mod N map { 0 : 10.244.1.2 . 8080, … }`, no endpoint chains). Pure, no I/O.
+// numgen random mod N map { 0 : 10.244.1.2 . 8080, … }`, no endpoint chains); a Service chain with a
+// single endpoint and no affinity has no numgen at all, only `dnat to 10.244.1.2:8080`. Pure, no I/O.
 import { missing, type ExerciseCounter } from './shared.ts';
 
 export interface NftEndpoint {
@@ -20,8 +21,8 @@ export interface NftEndpoint {
 
 export interface NftService {
   chain: string;
-  /** How the rule picks: a verdict map to endpoint chains, or a map to addresses it DNATs to. */
-  form: 'vmap' | 'map';
+  /** How the rule picks: a verdict map to endpoint chains, a map to addresses it DNATs to, or one DNAT. */
+  form: 'vmap' | 'map' | 'single';
   /** N of `numgen random mod N`. */
   modulus: number;
   endpoints: NftEndpoint[];
@@ -77,14 +78,28 @@ export function mapElements(body: string): Array<{ index: number; addr: string; 
 /** `10.244.1.2:8080`, `[fd00::2]:8080`: where a DNAT to `addr . port` sends a connection. */
 const hostPort = (addr: string, port: string) => (addr.includes(':') ? `[${addr}]:${port}` : `${addr}:${port}`);
 
-/** The `numgen random mod N` rule in a line (or a chain's joined body), in either shape, with its elements. */
-export function numgenRule(text: string): { form: 'vmap' | 'map'; modulus: number; body: string } | undefined {
+type Pick = { form: 'vmap' | 'map' | 'single'; modulus: number; body: string };
+
+/**
+ * How a Service chain's rules (a line, or a chain's joined body) pick an endpoint: its `numgen
+ * random mod N` rule in either shape with its elements, or, with no numgen, its one `dnat to`.
+ */
+export function numgenRule(text: string): Pick | undefined {
   const m = /numgen random mod (\d+)\s+(vmap|map)\s*\{([^}]*)\}/.exec(text);
-  return m ? { form: m[2] as 'vmap' | 'map', modulus: Number(m[1]), body: m[3]! } : undefined;
+  if (m) return { form: m[2] as 'vmap' | 'map', modulus: Number(m[1]), body: m[3]! };
+  const one = /\bdnat (?:ip6? )?to (\S+)/.exec(text);
+  return one ? { form: 'single', modulus: 1, body: one[1]! } : undefined;
 }
 
-/** The endpoints a numgen rule's elements name, identified as the rule identifies them. */
-export function numgenEndpoints(rule: { form: 'vmap' | 'map'; body: string }): NftEndpoint[] {
+/** `10.244.1.2:8080` or `[fd00::2]:8080` as a map writes it: `10.244.1.2 . 8080`. */
+const asElement = (hostport: string) => {
+  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(hostport);
+  return m ? `${m[1]} . ${m[2]}` : hostport;
+};
+
+/** The endpoints a Service chain's pick names, identified as the rule identifies them. */
+export function numgenEndpoints(rule: Pick): NftEndpoint[] {
+  if (rule.form === 'single') return [{ index: 0, target: asElement(rule.body), dnat: rule.body }];
   return rule.form === 'vmap'
     ? vmapElements(rule.body).map((e) => ({ index: e.index, target: e.chain, verdict: e.verdict, chain: e.chain }))
     : mapElements(rule.body).map((e) => ({
@@ -94,12 +109,18 @@ export function numgenEndpoints(rule: { form: 'vmap' | 'map'; body: string }): N
       }));
 }
 
-/** Every chain with a `numgen random mod N` rule: a verdict map of endpoint chains, or a map of addresses. */
+/**
+ * Every Service chain and how it picks: a `numgen random mod N` rule (a verdict map of endpoint
+ * chains, or a map of addresses), or a single endpoint's `dnat to`. Endpoint chains, which DNAT too,
+ * are not Service chains: a chain counts when it holds a numgen rule or is named `service-…`.
+ */
 export function readNftTable(output: string): NftService[] {
   const chains = nftChains(output);
   const services: NftService[] = [];
   for (const [chain, body] of chains) {
-    const found = numgenRule(body.join(' '));
+    const text = body.join(' ');
+    if (!/numgen random mod/.test(text) && !chain.startsWith('service-')) continue;
+    const found = numgenRule(text);
     if (!found) continue;
     const endpoints = numgenEndpoints(found).map((e) => {
       if (!e.chain) return e;
@@ -109,7 +130,7 @@ export function readNftTable(output: string): NftService[] {
         .find((d) => d !== undefined);
       return { ...e, ...(dnat && { dnat }) };
     });
-    const rule = body.find((l) => l.includes('numgen random mod')) ?? '';
+    const rule = body.find((l) => l.includes('numgen random mod')) ?? body.find((l) => /\bdnat /.test(l)) ?? '';
     services.push({ chain, form: found.form, modulus: found.modulus, endpoints, rule });
   }
   return services;
@@ -121,6 +142,7 @@ export const ex17: ExerciseCounter<{ exercise: 17; services: NftService[] }> = {
     'a chain with a `numgen random mod N` rule that maps to endpoint chains (`vmap { … }`) or to endpoint addresses (`map { … }`) (the output of `nft list table ip kube-proxy`)',
   count(output) {
     const services = readNftTable(output).filter((s) => s.endpoints.length > 0);
-    return services.length > 0 ? { count: { exercise: 17, services } } : missing(this);
+    // What the exercise looks at is a pick: a Service chain with one endpoint shows none.
+    return services.some((s) => s.form !== 'single') ? { count: { exercise: 17, services } } : missing(this);
   },
 };

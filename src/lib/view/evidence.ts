@@ -18,16 +18,21 @@ export function evidenceSummary(ev: EvidenceEntry): string | undefined {
     );
   }
   if (count.exercise === 17) {
-    const map = count.services.filter((s) => s.form === 'map').length;
-    const vmap = count.services.length - map;
-    const endpoints = count.services.reduce((n, s) => n + s.endpoints.length, 0);
+    const of = (form: string) => count.services.filter((s) => s.form === form);
+    const picking = count.services.filter((s) => s.form !== 'single');
+    const endpoints = picking.reduce((n, s) => n + s.endpoints.length, 0);
     const forms = [
-      map > 0 && `${plural(map, 'chain')} DNAT straight to the endpoints' addresses through a map (no endpoint chains)`,
-      vmap > 0 && `${plural(vmap, 'chain')} jump to endpoint chains through a verdict map`,
+      of('map').length > 0 &&
+        `${plural(of('map').length, 'chain')} DNAT straight to the endpoints' addresses through a map (no endpoint chains)`,
+      of('vmap').length > 0 && `${plural(of('vmap').length, 'chain')} jump to endpoint chains through a verdict map`,
     ].filter(Boolean);
+    const single = of('single').length;
     return (
-      `In table ip kube-proxy, ${plural(count.services.length, 'Service chain')} pick one of their endpoints ` +
-      `(${endpoints} in all) per new connection with one numgen random rule: ${forms.join(', and ')}.`
+      `In table ip kube-proxy, ${plural(picking.length, 'Service chain')} pick one of their endpoints ` +
+      `(${endpoints} in all) per new connection with one numgen random rule: ${forms.join(', and ')}.` +
+      (single > 0
+        ? ` ${plural(single, 'Service chain')} with a single endpoint DNAT${single === 1 ? 's' : ''} to it with no numgen.`
+        : '')
     );
   }
   const { change } = count;
