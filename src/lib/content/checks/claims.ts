@@ -36,7 +36,7 @@ function* inlineFields(data: ContentData) {
       field: 'summary',
     };
     for (const [backend, cell] of Object.entries(axis.cells)) {
-      // Every text of a cell is inline Markdown (answer, and a short answer if there is one); cites are ids.
+      // Every text of a cell is inline Markdown (its short answer, its answer, how it is measured); cites are ids.
       for (const [key, value] of Object.entries(cell))
         if (typeof value === 'string')
           yield {
