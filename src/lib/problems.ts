@@ -33,6 +33,13 @@ export interface Problem extends Where {
   problem: string;
 }
 
+/**
+ * A problem before it is located: what a pure check returns (an excerpt's field, an output line), in
+ * the same words as a Problem, which its caller makes it by adding the file. The evidence parsers
+ * (src/lib/evidence/, which import nothing of the site) return the same shape: `problem`, `line`.
+ */
+export type Unlocated = Omit<Problem, 'file'>;
+
 /** "content/comparison/axes.yaml:42:7: axis "drain", backend "ipvs", field "cites[0]": …" */
 export function describe(p: Problem): string {
   const at = p.line === undefined ? p.file : `${p.file}:${p.line}:${p.col ?? 1}`;

@@ -41,9 +41,9 @@ test('checkAnchor accepts an anchor inside the stated lines', () => {
 
 test('checkAnchor rejects an anchor found only outside the lines, and says where it really is', () => {
   const one = checkAnchor('fixtureSync', text, [5, 9]);
-  assert.deepEqual(one, { ok: false, reason: '"fixtureSync" is not in lines 5-9; it is on line 4' });
+  assert.deepEqual(one, { ok: false, problem: '"fixtureSync" is not in lines 5-9; it is on line 4' });
   const two = checkAnchor('FIXTURE_MARK', text, [1, 3]);
-  assert.deepEqual(two, { ok: false, reason: '"FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9' });
+  assert.deepEqual(two, { ok: false, problem: '"FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9' });
 });
 
 test('checkAnchor is verbatim: case and spacing must match', () => {
@@ -54,11 +54,11 @@ test('checkAnchor is verbatim: case and spacing must match', () => {
 test('checkAnchor rejects an anchor that is not in the file, and a range outside it', () => {
   assert.deepEqual(checkAnchor('notInTheFile', text, [1, 9]), {
     ok: false,
-    reason: '"notInTheFile" is not in the file at all (9 lines)',
+    problem: '"notInTheFile" is not in the file at all (9 lines)',
   });
   const outside = checkAnchor('fixtureSync', text, [4, 40]);
   assert.equal(outside.ok, false);
-  if (!outside.ok) assert.match(outside.reason, /outside the file, which has 9 lines/);
+  if (!outside.ok) assert.match(outside.problem, /outside the file, which has 9 lines/);
   assert.equal(checkAnchor('fixtureSync', text, [5, 4]).ok, false);
 });
 
@@ -92,7 +92,7 @@ test('verifyAnchors checks only code notes of non-quotable sources; a missing fi
   });
   assert.equal(report.checked, 4);
   assert.deepEqual(
-    report.failures.map((f) => [f.excerpt.id, f.reason]),
+    report.failures.map((f) => [f.excerpt.id, f.problem]),
     [
       ['moved', `${FILE}: "FIXTURE_MARK" is not in lines 1-3; it is on lines 5, 9`],
       ['no-anchor', 'a code note has no anchor to check'],

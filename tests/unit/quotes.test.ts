@@ -54,8 +54,8 @@ test('checkQuote rejects a changed word and says what the lines contain', () => 
   const result = checkQuote('the number of nftables rules', sample, [3, 5]);
   assert.equal(result.ok, false);
   if (result.ok) return;
-  assert.match(result.reason, /not found in lines 3-5/);
-  assert.match(result.reason, /the number of iptables rules/, 'reason quotes a snippet of the actual lines');
+  assert.match(result.problem, /not found in lines 3-5/);
+  assert.match(result.problem, /the number of iptables rules/, 'problem quotes a snippet of the actual lines');
 });
 
 test('checkQuote rejects text that exists only outside the cited range', () => {
@@ -72,8 +72,8 @@ test('checkQuote reports a line range outside the file', () => {
   const result = checkQuote('Heading', sample, [4, 40]);
   assert.equal(result.ok, false);
   if (result.ok) return;
-  assert.match(result.reason, /outside the file/);
-  assert.match(result.reason, /5 lines/);
+  assert.match(result.problem, /outside the file/);
+  assert.match(result.problem, /5 lines/);
   const inverted = checkQuote('Heading', sample, [3, 2]);
   assert.equal(inverted.ok, false);
   assert.equal(checkQuote('Heading', sample, [0, 1]).ok, false);
@@ -107,13 +107,13 @@ test('checkQuoteRange fails a range wider than the quote and names the lines it 
   const wide = checkQuoteRange('First sentence here.', prose, [1, 4]);
   assert.equal(wide.ok, false);
   if (wide.ok) return;
-  assert.match(wide.reason, /stated lines 1-4 are wider than the quote, which occupies line 3; state \[3, 3\]/);
+  assert.match(wide.problem, /stated lines 1-4 are wider than the quote, which occupies line 3; state \[3, 3\]/);
   const wideEnd = checkQuoteRange('runs on across a line break', prose, [3, 6]);
   assert.equal(wideEnd.ok, false);
   // A quote that is not in the range at all is reported as missing, not as too wide.
   const missing = checkQuoteRange('not in the text', prose, [1, 6]);
   assert.equal(missing.ok, false);
-  if (!missing.ok) assert.match(missing.reason, /not found in lines 1-6/);
+  if (!missing.ok) assert.match(missing.problem, /not found in lines 1-6/);
 });
 
 test('quoteCut: prose is cut where a quote starts or ends inside a sentence', () => {
@@ -216,7 +216,7 @@ test('verifyQuotes reports a too-wide range and a cut that does not match the so
       ['needless-cut', 'cut'],
     ],
   );
-  const [wide, undeclared, needless] = report.failures.map((f) => f.reason);
+  const [wide, undeclared, needless] = report.failures.map((f) => f.problem);
   assert.match(
     wide ?? '',
     /^keps\/fixture\/README\.md: stated lines 1-4 are wider than the quote, which occupies line 3/,
@@ -247,7 +247,7 @@ test('verifyQuotes: checks only kubernetes/enhancements quotes, resolves kep.yam
   const report = verifyQuotes({ sources, excerpts }, read);
   assert.equal(report.checked, 4, 'ok, yaml, changed and gone are compared; the rest are not quotes of enhancements');
   assert.deepEqual(
-    report.failures.map((f) => [f.excerpt.id, f.field, f.reason.replace(/; quote: .*/, '')]),
+    report.failures.map((f) => [f.excerpt.id, f.field, f.problem.replace(/; quote: .*/, '')]),
     [
       ['changed', 'quote', 'keps/fixture/README.md: quote not found in lines 5-5'],
       ['orphan', 'source', 'no source "fixture-none" in sources.yaml (an excerpt file is named after its source)'],

@@ -4,6 +4,7 @@
 // Two boundary rules follow: the stated lines must be exactly the lines the quote occupies (not
 // wider), and an excerpt's `cut` must say where the quote breaks off mid-sentence (see quoteCut).
 // Pure module (no I/O) so the CLI and the unit tests share the same rule, run by verifyExcerpts.
+import type { Unlocated } from '../../src/lib/problems.ts';
 import { rangeProblem, splitLines, upstreamPath } from '../../src/lib/upstream/index.ts';
 import {
   verifyExcerpts,
@@ -14,7 +15,7 @@ import {
   type Finding,
 } from '../../src/lib/upstream/index.ts';
 
-export type QuoteCheck = { ok: true } | { ok: false; reason: string };
+export type QuoteCheck = { ok: true } | ({ ok: false } & Required<Pick<Unlocated, 'problem'>>);
 
 /** Collapses every run of whitespace (spaces, tabs, line breaks) to one space and trims. */
 export function normaliseWhitespace(s: string): string {
@@ -35,14 +36,14 @@ export function checkQuote(quote: string, fileText: string, lines: [number, numb
   const [a, b] = lines;
   const fileLines = splitLines(fileText);
   const bad = rangeProblem(lines, fileLines.length);
-  if (bad) return { ok: false, reason: bad };
+  if (bad) return { ok: false, problem: bad };
   const wanted = normaliseWhitespace(quote);
-  if (wanted === '') return { ok: false, reason: 'quote is empty' };
+  if (wanted === '') return { ok: false, problem: 'quote is empty' };
   const actual = normaliseWhitespace(fileLines.slice(a - 1, b).join('\n'));
   if (actual.includes(wanted)) return { ok: true };
   return {
     ok: false,
-    reason: `quote not found in lines ${a}-${b}; quote: "${snippet(wanted)}"; the lines say: "${snippet(actual)}"`,
+    problem: `quote not found in lines ${a}-${b}; quote: "${snippet(wanted)}"; the lines say: "${snippet(actual)}"`,
   };
 }
 
@@ -77,7 +78,7 @@ export function checkQuoteRange(quote: string, fileText: string, lines: [number,
   const occupied = span[0] === span[1] ? `line ${span[0]}` : `lines ${span[0]}-${span[1]}`;
   return {
     ok: false,
-    reason: `stated lines ${a}-${b} are wider than the quote, which occupies ${occupied}; state [${span[0]}, ${span[1]}]`,
+    problem: `stated lines ${a}-${b} are wider than the quote, which occupies ${occupied}; state [${span[0]}, ${span[1]}]`,
   };
 }
 
@@ -208,15 +209,15 @@ function cutFinding(said: QuoteCut | undefined, is: QuoteCut | undefined): strin
 export const quoteRule: ExcerptRule<CheckedSource, QuoteExcerpt> = {
   covers: (excerpt, source) => excerpt.quote !== undefined && (source === undefined || source.repo === QUOTED_REPO),
   upstream: upstreamPath,
-  missing: (file) => ({ field: 'quote', reason: `file not found: ${file}` }),
+  missing: (file) => ({ field: 'quote', problem: `file not found: ${file}` }),
   check: ({ quote = '', lines, cut }, text, file) => {
     const found = checkQuote(quote, text, lines);
-    if (!found.ok) return [{ field: 'quote', reason: `${file}: ${found.reason}` }];
+    if (!found.ok) return [{ field: 'quote', problem: `${file}: ${found.problem}` }];
     const findings: Finding[] = [];
     const range = checkQuoteRange(quote, text, lines);
-    if (!range.ok) findings.push({ field: 'lines', reason: `${file}: ${range.reason}` });
+    if (!range.ok) findings.push({ field: 'lines', problem: `${file}: ${range.problem}` });
     const is = quoteCut(quote, text, lines, { lineOriented: /\.ya?ml$/.test(file) });
-    if (is !== cut) findings.push({ field: 'cut', reason: `${file}: ${cutFinding(cut, is)}` });
+    if (is !== cut) findings.push({ field: 'cut', problem: `${file}: ${cutFinding(cut, is)}` });
     return findings;
   },
 };

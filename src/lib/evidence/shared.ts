@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** A count, or why the output cannot back its cell: `problem`, at `line` of the output when known. */
+/** What a counter finds, or why it cannot count: the problem and output line, as src/lib/problems.ts's Unlocated. */
 export type CountResult<R> =
   { count: R; problem?: undefined; line?: undefined } | { count?: undefined; problem: string; line?: number };
 

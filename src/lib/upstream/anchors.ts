@@ -6,6 +6,7 @@
 // Pure module (no I/O): the build's content rule (checks/excerpts.ts, anchorsInTheirLines), the CLI
 // (tools/verify-anchors.ts) and the unit tests share the same rule, run by verifyExcerpts.
 import { posix } from 'node:path';
+import type { Unlocated } from '../problems.ts';
 import { isReleaseTag, rangeProblem, releaseFetchHint, splitLines, upstreamPath } from './upstream.ts';
 import {
   verifyExcerpts,
@@ -15,7 +16,7 @@ import {
   type ExcerptRule,
 } from './verify-excerpts.ts';
 
-export type AnchorCheck = { ok: true } | { ok: false; reason: string };
+export type AnchorCheck = { ok: true } | ({ ok: false } & Required<Pick<Unlocated, 'problem'>>);
 
 /** The 1-based numbers of the lines of `fileText` that contain `anchor`. */
 export function anchorLines(anchor: string, fileText: string): number[] {
@@ -28,7 +29,7 @@ const listLines = (at: number[]): string => (at.length === 1 ? `line ${at[0]}` :
 export function checkAnchor(anchor: string, fileText: string, lines: [number, number]): AnchorCheck {
   const fileLines = splitLines(fileText);
   const bad = rangeProblem(lines, fileLines.length);
-  if (bad) return { ok: false, reason: bad };
+  if (bad) return { ok: false, problem: bad };
   const [a, b] = lines;
   if (
     fileLines
@@ -40,7 +41,7 @@ export function checkAnchor(anchor: string, fileText: string, lines: [number, nu
   const at = anchorLines(anchor, fileText);
   return {
     ok: false,
-    reason:
+    problem:
       at.length === 0
         ? `"${anchor}" is not in the file at all (${fileLines.length} lines)`
         : `"${anchor}" is not in lines ${a}-${b}; it is on ${listLines(at)}`,
@@ -61,19 +62,19 @@ export const anchorRule: ExcerptRule<AnchorSource, AnchorExcerpt> = {
   covers: (excerpt, source) => source !== undefined && !source.quotable && excerpt.note !== undefined,
   upstream: (source, excerpt) => posix.join(source.repo, source.commit, upstreamPath(source, excerpt)),
   precheck: (excerpt) =>
-    excerpt.anchor === undefined ? { field: 'anchor', reason: 'a code note has no anchor to check' } : undefined,
+    excerpt.anchor === undefined ? { field: 'anchor', problem: 'a code note has no anchor to check' } : undefined,
   missing: (upstream) => {
     const pin = upstream.split('/')[2] ?? '';
     return {
       field: 'anchor',
-      reason: isReleaseTag(pin)
+      problem: isReleaseTag(pin)
         ? `file missing: ${upstream} (not in the release's module in the Go module cache: ${releaseFetchHint(pin)})`
         : `file missing: ${upstream} (fetch it at the pinned commit into the folder)`,
     };
   },
   check: (excerpt, text, upstream) => {
     const result = checkAnchor(excerpt.anchor!, text, excerpt.lines);
-    return result.ok ? [] : [{ field: 'anchor', reason: `${upstream}: ${result.reason}` }];
+    return result.ok ? [] : [{ field: 'anchor', problem: `${upstream}: ${result.problem}` }];
   },
 };
 

@@ -4,7 +4,7 @@
 // read from and what is wrong with it; the loop reads the file, counts what it checked, and reports
 // each failure at its excerpt and field, so it is printed located (file:line:column).
 // Pure module (no I/O): the caller passes the file reader.
-import type { Problems } from '../problems.ts';
+import type { Problems, Unlocated } from '../problems.ts';
 import { excerptId } from '../claims/syntax.ts';
 
 export interface CheckedSource {
@@ -23,11 +23,8 @@ export interface CheckedExcerpt {
   index: number;
 }
 
-/** What is wrong with one excerpt, and at which of its fields. */
-export interface Finding {
-  field: string;
-  reason: string;
-}
+/** What is wrong with one excerpt, and at which of its fields: a problem not located yet. */
+export type Finding = Required<Pick<Unlocated, 'field' | 'problem'>>;
 
 export interface ExcerptRule<S extends CheckedSource, E extends CheckedExcerpt> {
   /** Whether the rule checks `excerpt`; `source` is undefined when sources.yaml has none of its name. */
@@ -70,8 +67,8 @@ export function verifyExcerpts<S extends CheckedSource, E extends CheckedExcerpt
     const source = sources.get(excerpt.source);
     if (!rule.covers(excerpt, source)) continue;
     if (!source) {
-      const reason = `no source "${excerpt.source}" in sources.yaml (an excerpt file is named after its source)`;
-      failures.push({ excerpt, upstream: '', field: 'source', reason });
+      const problem = `no source "${excerpt.source}" in sources.yaml (an excerpt file is named after its source)`;
+      failures.push({ excerpt, upstream: '', field: 'source', problem });
       continue;
     }
     const upstream = rule.upstream(source, excerpt);
@@ -94,6 +91,6 @@ export function verifyExcerpts<S extends CheckedSource, E extends CheckedExcerpt
  * `<file>:<line>:<col>: excerpt "<source>/<id>", field "<field>": …`.
  */
 export function addFailures(problems: Problems, failures: readonly ExcerptFailure<CheckedExcerpt>[]): void {
-  for (const { excerpt: e, field, reason } of failures)
-    problems.add({ file: e.file, at: [e.index, field], item: { kind: 'excerpt', id: excerptId(e) }, field }, reason);
+  for (const { excerpt: e, field, problem } of failures)
+    problems.add({ file: e.file, at: [e.index, field], item: { kind: 'excerpt', id: excerptId(e) }, field }, problem);
 }

@@ -87,8 +87,8 @@ export function anchorsInTheirLines(files: () => FileReader | undefined = pinned
       return s !== undefined && read(`${s.repo}/${s.commit}/${upstreamPath(s, e)}`) !== null;
     });
     const { failures } = verifyAnchors({ sources: data.sources, excerpts: held }, read);
-    for (const { excerpt: e, reason } of failures)
-      problems.add({ ...at(e, 'anchor'), item: { kind: 'excerpt', id: excerptId(e) }, field: 'anchor' }, reason);
+    for (const { excerpt: e, problem } of failures)
+      problems.add({ ...at(e, 'anchor'), item: { kind: 'excerpt', id: excerptId(e) }, field: 'anchor' }, problem);
   };
 }
 
