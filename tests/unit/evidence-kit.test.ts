@@ -1379,6 +1379,36 @@ test(
 );
 
 test(
+  'capture script: verbosity from the short flag with its value attached (-v9) and from a flow-style logging map in the config file',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const cases: Array<[string, Partial<FixtureNode>, RegExp]> = [
+      ['short-flag', { kubeProxy: ['-v9'] }, /runs at verbosity 9 \(--v on its command line\)/],
+      [
+        'flow-config',
+        { kubeProxy: [], config: 'logging: {format: text, verbosity: 9}\n' },
+        /runs at verbosity 9 \(logging\.verbosity in its --config file /,
+      ],
+    ];
+    for (const [name, node, from] of cases) {
+      const home = join(scratch, `node-verbosity-${name}`);
+      const run = onNode(home, { mode: 'nftables', rules: NFT_RULES, ...node }, [
+        '--out',
+        join(scratch, `cap-verbosity-${name}`),
+        '--exercise',
+        '18',
+        ...DEPLOY,
+        '--log',
+        join(home, 'FIXTURE-kube-proxy.log'),
+      ]);
+      assert.equal(run.status, 0, `${name}: ${run.output}`);
+      assert.match(run.output, from, name);
+    }
+  },
+);
+
+test(
   "capture script: a log in Docker's json-file format is refused, saying so, before anything runs",
   needs(netns),
   () => {

@@ -210,9 +210,14 @@ if [ "$has18" = 1 ]; then
   [ "$json" = 1 ] || ! head -c 4096 "$log" | grep -q '^{"log":' || json=1
   [ "$json" = 0 ] || die "exercise 18: kube-proxy's log $log ($real_log) is written by Docker's json-file logging driver (cri-dockerd), whose {\"log\":...} lines this kit does not read. Give --log a file kube-proxy writes itself (its --log-file, with --logtostderr=false), or capture on a node whose runtime writes CRI logs (containerd, CRI-O)."
   if [ -n "$pid" ]; then
-    v=$(flag --v); [ -n "$v" ] || v=$(flag -v); v_from="--v on its command line"
+    # --v 9, --v=9, -v 9, -v=9, or pflag's shorthand with its value attached, -v9.
+    v=$(flag --v); [ -n "$v" ] || v=$(flag -v)
+    [ -n "$v" ] || v=$(printf '%s\n' "$args" | tr ' ' '\n' | sed -n 's/^-v\([0-9][0-9]*\)$/\1/p' | head -n 1)
+    v_from="--v on its command line"
     if [ -z "$v" ] && [ -n "$cfg_path" ]; then
+      # Block style (logging: / verbosity: 9) or flow style (logging: {format: text, verbosity: 9}).
       v=$(awk '/^logging:/ { on = 1; next } on && /^[^ \t#]/ { on = 0 } on && $1 == "verbosity:" { gsub(/["'\'']/, "", $2); print $2; exit }' "$cfg_path")
+      [ -n "$v" ] || v=$(sed -n 's/^logging:[[:space:]]*{.*verbosity:[[:space:]]*["'\'']\{0,1\}\([0-9][0-9]*\).*/\1/p' "$cfg_path" | head -n 1)
       v_from="logging.verbosity in its --config file $cfg"
     fi
     [ -n "$v" ] || v_from="no --v on its command line, no logging.verbosity in its config file"
