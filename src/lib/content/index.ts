@@ -35,7 +35,15 @@ export async function getTable(): Promise<TableModel> {
     const { checkContent } = await import('./load.ts');
     const problems = await checkContent(contentDir);
     if (problems.length > 0) throw new ContentError(problems);
-    return load();
+    const model = await load();
+    // The files pass every rule, so a citation that does not resolve means the store is still being
+    // written (one collection stored, the next not yet): say so rather than fail somewhere in a page.
+    const unresolved = model.axes.flatMap((a) => a.cells.filter((c) => c.cites.some((x) => x === undefined)));
+    if (unresolved.length > 0)
+      throw new Error(
+        `content is still being stored after an edit (${unresolved.length} cells cite excerpts not stored yet; ${model.excerpts.size} excerpts stored); the page reloads once it is (or reload it)`,
+      );
+    return model;
   }
   return (cached ??= load());
 }
