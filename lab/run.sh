@@ -8,6 +8,7 @@
 #     --replicas  replicas of Deployment web before exercise 18 scales it by one (default 3)
 #     --keep      leave the lab running, also after a failure
 #     --no-add    leave out `npm run evidence -- add` on a copy of content/ (npm run lab -- check compares instead)
+#     --refusal   also check a refused scale on the real node: kube-proxy's own kubeconfig may read lab/web, not scale it
 #   bash lab/run.sh --down        stop what a --keep run left running
 #
 # Root only. Builds (or reuses) the binaries in $XDG_CACHE_HOME/kube-proxy-study/k8s-<version>/bin,
@@ -32,7 +33,7 @@ SVC_CIDR=10.96.0.0/16
 POD_CIDR=10.244.0.0/16        # pods get addresses from 10.244.1.0/24 (node lab-pods)
 T0=$(date +%s)
 
-modes="iptables nftables"; services=20; replicas=3; keep=0; down=0; affinity=""; add=1
+modes="iptables nftables"; services=20; replicas=3; keep=0; down=0; affinity=""; add=1; refusal=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --mode) case "${2:-}" in iptables|nftables) modes=$2 ;; both) ;; *) echo "lab: --mode iptables|nftables|both" >&2; exit 2 ;; esac; shift 2 ;;
@@ -42,7 +43,8 @@ while [ $# -gt 0 ]; do
     --affinity) affinity=ClientIP; shift ;;
     --down) down=1; shift ;;
     --no-add) add=0; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --refusal) refusal=1; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "lab: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -392,6 +394,31 @@ for m in $modes; do
   # exercise 18 alone, which needs no dump exercise.
   capture "$m" "$m$suffix" || capture "$m" "$m$suffix-ex18" --exercise 18 || true
 done
+# The kit's refusal on the real node: a kubeconfig that may get the Deployment but not scale it
+# (kube-proxy's own identity, granted read access here) must make the script stop at the scale, keep
+# nothing and leave the replicas as they were.
+refusal_check() {
+  local m=${modes%% *} out=$OUT/refused st=0 before after
+  kc -n lab create role lab-read-deployments --verb=get,list --resource=deployments,services >/dev/null
+  kc -n lab create rolebinding lab-read-deployments --role=lab-read-deployments --user=system:kube-proxy >/dev/null
+  before=$(kc -n lab get deployment web -o jsonpath='{.spec.replicas}')
+  rm -rf "$out"
+  step "refusal: the capture script on lab-node-$m with kube-proxy's kubeconfig (may read lab/web, not scale it)"
+  in_node "$m" env -i PATH="$BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" HOME=/root \
+    KUBECONFIG="$P/kube-proxy.kubeconfig" sh "$REPO/tools/capture/kube-proxy-evidence.sh" --out "$out" --exercise 18 \
+    --deployment lab/web --log "$RUN/lab-node-$m/kube-proxy.log" >"$OUT/refusal.txt" 2>&1 || st=$?
+  after=$(kc -n lab get deployment web -o jsonpath='{.spec.replicas}')
+  sed 's/^/    /' "$OUT/refusal.txt" | grep -E 'failed|Forbidden|nothing' | cut -c1-300
+  if [ "$st" != 0 ] && grep -q 'Forbidden' "$OUT/refusal.txt" && [ ! -e "$out" ] && [ "$before" = "$after" ] &&
+    [ -z "$(ls -d "$OUT"/.kube-proxy-* 2>/dev/null)" ]; then
+    step "refusal: refused as the kit says (exit $st), nothing kept, lab/web still at $after replicas"
+  else
+    step "refusal: NOT as expected (exit $st, replicas $before -> $after, ${out#"$REPO"/} $([ -e "$out" ] && echo exists || echo absent))"
+    refused="$refused refusal-check"
+  fi
+}
+[ "$refusal" = 0 ] || refusal_check
+
 # A cell that has its evidence already refuses a second (remove it first, docs/evidence.md), so the
 # check run (npm run lab -- check) compares its captures with the committed evidence instead.
 if [ "$add" = 1 ]; then check_with_kit; else step "evidence add: skipped (--no-add); tools/lab-check.ts compares the captures"; fi

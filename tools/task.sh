@@ -152,7 +152,7 @@ lab_check() {
     echo "task: lab skipped ($why): the measured cells were not reproduced here"
     return 0
   fi
-  bash lab/run.sh --no-add "$@" && node tools/lab-check.ts lab/out/captures
+  bash lab/run.sh --no-add --refusal "$@" && node tools/lab-check.ts lab/out/captures
 }
 
 task="${1:-}"; shift || true
