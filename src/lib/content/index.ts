@@ -32,9 +32,10 @@ let dev: { stamp: string; model: Promise<TableModel> } | undefined;
 /**
  * The table model; built once per build from the content layer's collections. In dev, from the files
  * as they are (read again only when one changed), rendered by the same pipeline: the store the pages
- * read lags the files after an edit, and under load was seen to keep a collection's old version (a
- * cell citing an excerpt it no longer had, 2 of about 20 loaded runs), so a page in dev never reads it
- * for the table. MDX bodies still come from Astro's glob() store, which renders them.
+ * read lags the files after an edit, and was seen to keep a collection's old version (axes.yaml
+ * fixed on disk, its bad cite still stored; an excerpt's new lines not shown: in 1 of 6 quiet runs of
+ * the dev test and in CI runs, quiet and busy), so a page in dev never reads it for the table. MDX
+ * bodies still come from Astro's glob() store, which renders them.
  */
 export async function getTable(): Promise<TableModel> {
   if (import.meta.env.DEV) {
