@@ -13,7 +13,8 @@
 #   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
 #   stress         both builds, then the e2e suite 5 times with every core kept busy (tools/stress.ts)
 #   lab            a real kube-proxy per mode in network namespaces, the kit run on each (lab/run.sh);
-#                  lab check: that, then its captures against the committed evidence (tools/lab-check.ts)
+#                  lab check: that, then its captures against the committed evidence (tools/lab-check.ts);
+#                  lab <run>: lab/<run>.sh, another run on the same parts (lab/lib.sh)
 #   evidence       add a capture from a node: evidence add <capture folder> (tools/evidence.ts)
 #   verify-anchors [<folder>]  every code note's anchor in its lines of <folder>/<repo>/<commit>/<path>
 #                  (default: the copies in ../shared/sources/kubernetes, or $KUBERNETES_SOURCES); the
@@ -186,7 +187,12 @@ case "$task" in
   bench) install_if_stale tools/lighthouse; node tools/bench.ts "$@" ;;
   stress) builds; node tools/stress.ts "$@" ;;
   lab)
-    if [ "${1:-}" = check ]; then shift; lab_check "$@"; else bash lab/run.sh "$@"; fi
+    # `npm run lab -- <run>` runs lab/<run>.sh when there is one (each sources lab/lib.sh).
+    case "${1:-}" in
+      check) shift; lab_check "$@" ;;
+      [a-z]*) if [ -f "lab/$1.sh" ] && [ "$1" != lib ]; then r=$1; shift; bash "lab/$r.sh" "$@"; else bash lab/run.sh "$@"; fi ;;
+      *) bash lab/run.sh "$@" ;;
+    esac
     ;;
   test)
     together lint unit types_builds_html
