@@ -30,5 +30,6 @@ export const collections = {
     loader: glob({ pattern: '**/*.mdx', base: join(contentDir, COLLECTIONS.pages.path) }),
     schema: z.custom<PageData>(),
   }),
-  problems: defineCollection({ loader: problemsLoader(contentDir), schema: z.custom<never>() }),
+  // In dev, its one entry holds the folder's stamp: a new one reloads the open pages (loaders.ts).
+  problems: defineCollection({ loader: problemsLoader(contentDir), schema: z.custom<{ stamp: string }>() }),
 } satisfies Record<keyof typeof COLLECTIONS | 'problems', unknown>;

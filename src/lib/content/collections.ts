@@ -1,7 +1,7 @@
 // The one registry of content collections: each one's name, the file or folder it reads (relative
 // to the content folder), its reader, how its Markdown fields are rendered, and its entries' ids.
-// The content reader (reader.ts), the content layer's loaders and the content data type all derive
-// from it, so adding a collection is one entry here.
+// The loaders, the rules' reads (load.ts) and the content data type derive from it, so adding a
+// collection is one entry here.
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Render } from './inline.ts';
@@ -40,16 +40,11 @@ export const COLLECTIONS = {
   sources: plain({ path: 'sources.yaml', read: readSources, id: byId }),
   backends: plain({ path: 'comparison/backends.yaml', read: readBackends, id: byId }),
   axes: rendered({ path: 'comparison/axes.yaml', read: readAxes, render: renderAxis, id: byId }),
-  excerpts: rendered({
-    path: 'excerpts',
-    read: readExcerpts,
-    render: renderExcerpt,
-    id: excerptId,
-  }),
+  excerpts: rendered({ path: 'excerpts', read: readExcerpts, render: renderExcerpt, id: excerptId }),
   evidence: plain({ path: 'evidence', read: readEvidence, id: byId }),
   // Figures: lanes, stages, steps and edges, laid out and drawn at build time (src/lib/figures/).
   figures: rendered({ path: 'figures', read: readFigures, render: renderFigure, id: byId }),
-  // MDX: in the content layer, Astro's glob loader reads these (loaders.ts) and hands them over.
+  // MDX: in the content layer, Astro's glob() loader reads these (collections-config.ts).
   pages: plain({ path: 'pages', read: readPages, id: byId }),
 };
 
@@ -108,26 +103,18 @@ export function parseCollection<K extends CollectionName>(name: K, dir: string):
   return fresh as Promise<ParsedReads[K]>;
 }
 
-/** A parsed collection with its Markdown fields rendered (the same read when it has none). */
-export async function renderCollection<K extends CollectionName>(
-  name: K,
-  parsed: ParsedReads[K],
-  render: Render,
-): Promise<ContentReads[K]> {
-  const { render: renderEntry } = COLLECTIONS[name] as unknown as Untyped;
-  if (!renderEntry) return parsed as unknown as ContentReads[K];
-  const entries: unknown[] = [];
-  for (const entry of parsed.entries as unknown[]) entries.push(await renderEntry(entry, render));
-  return { ...parsed, entries } as ContentReads[K];
-}
-
-/** One collection of a content folder, read from disk and rendered (for tools that read one file again). */
+/** One collection of a content folder, read from disk, its Markdown fields rendered (when it has any). */
 export async function readCollection<K extends CollectionName>(
   name: K,
   dir: string,
   render: Render,
 ): Promise<ContentReads[K]> {
-  return renderCollection(name, await parseCollection(name, dir), render);
+  const read = await parseCollection(name, dir);
+  const { render: renderEntry } = COLLECTIONS[name] as unknown as Untyped;
+  if (!renderEntry) return read as unknown as ContentReads[K];
+  const entries: unknown[] = [];
+  for (const entry of read.entries as unknown[]) entries.push(await renderEntry(entry, render));
+  return { ...read, entries } as ContentReads[K];
 }
 
 /** The store id of an entry of a collection. */

@@ -5,8 +5,7 @@
 // (so it can be cached for good). The route data (src/lib/route/data.ts)
 // places them; components only read that.
 import { createHash } from 'node:crypto';
-import { getCollection } from 'astro:content';
-import { getTable } from '../content/index.ts';
+import { getFigureEntries, getTable } from '../content/index.ts';
 import { routes } from '../routes.ts';
 import { assembleFigure, type FigureModel } from './model.ts';
 import { layoutFigure } from './layout.ts';
@@ -28,7 +27,7 @@ export { drawingName } from './model.ts';
 
 async function build(): Promise<FigureView[]> {
   const table = await getTable();
-  const entries = (await getCollection('figures')).map((e) => e.data).sort((a, b) => a.id.localeCompare(b.id));
+  const entries = (await getFigureEntries()).sort((a, b) => a.id.localeCompare(b.id));
   const style = standaloneStyle(tokensCss, figureCss);
   return entries.map((entry) => {
     const model = assembleFigure(entry, table.backends, table.excerpts);
