@@ -13,8 +13,10 @@ import { movedAxisPaths } from './src/lib/content/moved.ts';
 import { routes } from './src/lib/routes.ts';
 import previewCache from './src/integrations/preview-cache.ts';
 
-// The same build deploys at the root or under any sub-path: both come from the environment.
-const site = process.env.SITE_URL || 'http://127.0.0.1:4321';
+// The same build deploys at the root or under any sub-path: both come from the environment. Without
+// SITE_URL the build publishes no address of its own: links from the host's root, and none of what
+// only an absolute address serves (og:url, og:image, the sitemap); the build log says so once.
+const site = process.env.SITE_URL || undefined;
 const base = normaliseBase(process.env.SITE_BASE);
 // OUT_DIR lets the benchmark build elsewhere without touching dist/.
 const outDir = process.env.OUT_DIR || 'dist';
@@ -25,6 +27,17 @@ const moved = new Set(
 );
 /** @param {string} path */
 const isMoved = (path) => moved.has(path);
+
+/** @returns {import('astro').AstroIntegration} */
+const noSiteNotice = () => ({
+  name: 'no-site-url',
+  hooks: {
+    'astro:build:done': ({ logger }) =>
+      logger.info(
+        "no SITE_URL: links are from the host's root; no og:url, og:image, sitemap or Sitemap line (set SITE_URL to publish them)",
+      ),
+  },
+});
 
 export default defineConfig({
   site,
@@ -71,9 +84,12 @@ export default defineConfig({
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at axes' old ids.
-    sitemap({
-      filter: (page) => new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname),
-    }),
+    site
+      ? sitemap({
+          filter: (page) =>
+            new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname),
+        })
+      : noSiteNotice(),
     // preview-images/ keeps exactly the link-preview images this build of content/ wrote.
     previewCache(),
     // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.

@@ -10,6 +10,7 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'dist-subpath/',
+      'dist-nosite/',
       '.astro/',
       '.bench/',
       'test-results/',

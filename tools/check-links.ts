@@ -196,7 +196,7 @@ async function main(): Promise<number> {
   const base = normaliseBase(process.env.SITE_BASE);
   let report: LinkReport;
   try {
-    report = await checkLinks({ dir, base, site: process.env.SITE_URL || 'http://127.0.0.1:4321' });
+    report = await checkLinks({ dir, base, site: process.env.SITE_URL || undefined });
   } catch (error) {
     console.error(`check-links: ${(error as Error).message}`);
     return 2;

@@ -74,16 +74,21 @@ anchors() {
     echo "task: verify-anchors skipped: no kubernetes/kubernetes copies at $folder (set KUBERNETES_SOURCES)"
   fi
 }
-# The two builds the tests read: dist/ at / and dist-subpath/ under $E2E_SUBPATH (own cache).
+# The two builds the e2e suite reads, made as a deploy makes them (an address of their own,
+# $TEST_SITE_URL, which only names the site: the tests serve the files themselves): dist/ at / and
+# dist-subpath/ under $E2E_SUBPATH (own cache). `npm test` also reads dist-nosite/, built as
+# `npm start` builds, without SITE_URL: it must publish no address of its own.
+export TEST_SITE_URL="${TEST_SITE_URL:-https://kube-proxy-study.example}"
 builds() {
   anchors
-  SITE_BASE=/ build
-  SITE_BASE=$E2E_SUBPATH OUT_DIR=dist-subpath CACHE_DIR=node_modules/.astro-subpath build
+  SITE_URL=$TEST_SITE_URL SITE_BASE=/ build
+  SITE_URL=$TEST_SITE_URL SITE_BASE=$E2E_SUBPATH OUT_DIR=dist-subpath CACHE_DIR=node_modules/.astro-subpath build
 }
+nosite_build() { SITE_URL='' SITE_BASE=/ OUT_DIR=dist-nosite CACHE_DIR=node_modules/.astro-nosite build; }
 # What reads a build without a browser: its HTML (tests/dist) and the link gate.
-built_html() { # <folder> <base>
-  DIST_DIR=$1 SITE_BASE=$2 node --test "tests/dist/**/*.test.ts"
-  SITE_BASE=$2 node tools/check-links.ts "$1"
+built_html() { # <folder> <base> [<SITE_URL it was built with>]
+  DIST_DIR=$1 SITE_BASE=$2 SITE_URL=${3:-} node --test "tests/dist/**/*.test.ts"
+  SITE_BASE=$2 SITE_URL=${3:-} node tools/check-links.ts "$1"
 }
 # The formatter, the linter and the layers' rules.
 lint() {
@@ -112,8 +117,10 @@ together() {
 # it never runs beside a build of the site, which writes the same files.
 types_builds_html() {
   builds
-  built_html dist /
-  built_html dist-subpath "$E2E_SUBPATH"
+  nosite_build
+  built_html dist / "$TEST_SITE_URL"
+  built_html dist-subpath "$E2E_SUBPATH" "$TEST_SITE_URL"
+  built_html dist-nosite /
   astro check --noSync
 }
 

@@ -2,10 +2,11 @@
 // rel on external links, the sitemap and robots.txt, ids, the table's structure and badges, the
 // row pages and the data exports. Expected rows, columns and counts come from the model (the same
 // collections the site is built from), so a new row or column breaks nothing here.
-// Run after a build, with the build's SITE_BASE and SITE_URL (tools/task.sh does).
+// Run after a build, with the build's SITE_BASE and SITE_URL (tools/task.sh does: dist/ and
+// dist-subpath/ with one, dist-nosite/ without, as `npm start` builds).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { plainText } from '../../src/lib/markdown.ts';
@@ -20,7 +21,9 @@ import { csvRecords } from '../support/csv.ts';
 
 const dist = process.env.DIST_DIR ?? 'dist';
 const base = normaliseBase(process.env.SITE_BASE);
-const siteRoot = new URL(base, process.env.SITE_URL || 'http://127.0.0.1:4321').href; // SITE_URL + base
+const site = process.env.SITE_URL || undefined;
+/** SITE_URL + base; without SITE_URL, the base: the build's own links are then from the host's root. */
+const siteRoot = site ? new URL(base, site).href : base;
 const model = await loadTable('content');
 
 assert.ok(existsSync(join(dist, 'index.html')), `${dist}/index.html exists: build before these tests`);
@@ -52,28 +55,59 @@ function sitemapPaths(): string[] {
   }
   return paths;
 }
-const listed = sitemapPaths();
+const noindex = (file: string) =>
+  /\bnoindex\b/.test(cheerio.load(read(file))('meta[name=robots]').attr('content') ?? '');
+/** The pages a crawler may index: the sitemap's; without SITE_URL (no sitemap), every page not noindex. */
+const listed = site ? sitemapPaths() : htmlFiles.filter((f) => !noindex(f)).map(sitePathOfFile);
 
-test('the sitemap lists every built page at SITE_URL + base once, except the noindex search and 404 pages', () => {
-  assert.ok(listed.includes(''), 'the home page');
-  assert.equal(new Set(listed).size, listed.length, 'no page listed twice');
-  for (const path of listed) assert.ok(existsSync(join(dist, path, 'index.html')), `${path} exists`);
-  for (const file of htmlFiles) {
-    const path = sitePathOfFile(file);
-    if (listed.includes(path)) continue;
-    const robots = cheerio.load(read(file))('meta[name=robots]').attr('content') ?? '';
-    assert.match(robots, /\bnoindex\b/, `${file} is neither in the sitemap nor noindex`);
-  }
-  assert.ok(!listed.includes(routes.search), 'search is not listed');
-});
+test(
+  "without SITE_URL: no sitemap, and no address of its own: every 127.0.0.1 in the build is kube-proxy's metrics address in the evidence",
+  { skip: site && 'built with SITE_URL' },
+  () => {
+    assert.ok(!existsSync(join(dist, 'sitemap-index.xml')), 'no sitemap-index.xml');
+    let files = 0;
+    for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+      if (!/\.(html|xml|txt|csv|json|svg)$/.test(file) || file.startsWith('pagefind')) continue;
+      files += 1;
+      const text = read(file);
+      const loopback = [...text.matchAll(/127\.0\.0\.1(:\d+)?/g)].map((m) => m[0]);
+      assert.deepEqual(
+        loopback.filter((a) => a !== '127.0.0.1:10249'),
+        [],
+        `${file}: a loopback address not kube-proxy's`,
+      );
+      if (loopback.length > 0)
+        assert.ok(file.startsWith('evidence/'), `${file}: 127.0.0.1:10249 outside the evidence pages`);
+      assert.doesNotMatch(text, /https?:\/\/localhost\b/, `${file}: localhost`);
+    }
+    assert.ok(files > 20, `${files} files read`);
+  },
+);
 
-test('robots.txt points at the sitemap index at the configured site and base', () => {
+test(
+  'the sitemap lists every built page at SITE_URL + base once, except the noindex search and 404 pages',
+  { skip: !site && 'built without SITE_URL: no sitemap' },
+  () => {
+    assert.ok(listed.includes(''), 'the home page');
+    assert.equal(new Set(listed).size, listed.length, 'no page listed twice');
+    for (const path of listed) assert.ok(existsSync(join(dist, path, 'index.html')), `${path} exists`);
+    for (const file of htmlFiles) {
+      const path = sitePathOfFile(file);
+      if (listed.includes(path)) continue;
+      const robots = cheerio.load(read(file))('meta[name=robots]').attr('content') ?? '';
+      assert.match(robots, /\bnoindex\b/, `${file} is neither in the sitemap nor noindex`);
+    }
+    assert.ok(!listed.includes(routes.search), 'search is not listed');
+  },
+);
+
+test('robots.txt points at the sitemap index at the configured site and base (none without SITE_URL)', () => {
   const robots = read('robots.txt');
   assert.match(robots, /^User-agent: \*$/m);
-  assert.equal(robots.match(/^Sitemap: (\S+)$/m)?.[1], `${siteRoot}sitemap-index.xml`);
+  assert.equal(robots.match(/^Sitemap: (\S+)$/m)?.[1], site && `${siteRoot}sitemap-index.xml`);
 });
 
-test('every listed page: canonical URL, title, description, Open Graph and Twitter metadata, favicon', () => {
+test('every listed page: canonical URL, title, description, Open Graph and Twitter metadata, favicon (og:url and images only with SITE_URL)', () => {
   for (const path of listed) {
     const $ = html(path);
     const loc = siteRoot + path;
@@ -81,12 +115,14 @@ test('every listed page: canonical URL, title, description, Open Graph and Twitt
     const title = $('title').text();
     assert.ok(title.length > 0, `${path}: title`);
     assert.equal($('link[rel=canonical]').attr('href'), loc, `${path}: canonical`);
-    assert.equal(meta('meta[property="og:url"]'), loc, `${path}: og:url`);
+    assert.equal(meta('meta[property="og:url"]'), site && loc, `${path}: og:url`);
+    assert.equal($('link[rel=sitemap]').length, site ? 1 : 0, `${path}: link to the sitemap`);
     assert.equal(meta('meta[property="og:title"]'), title, `${path}: og:title`);
     assert.equal(meta('meta[name="twitter:title"]'), title, `${path}: twitter:title`);
     assert.match(meta('meta[property="og:type"]') ?? '', /^(website|article)$/, `${path}: og:type`);
     // A page with a preview image (home, rows) has the large card; the others the plain one.
     const image = meta('meta[property="og:image"]');
+    if (image) assert.ok(site && image.startsWith(siteRoot), `${path}: ${image} is at SITE_URL + base`);
     assert.equal(meta('meta[name="twitter:card"]'), image ? 'summary_large_image' : 'summary', `${path}: twitter:card`);
     if (image) assert.equal(meta('meta[name="twitter:image"]'), image, `${path}: twitter:image`);
     const description = meta('meta[name=description]') ?? '';

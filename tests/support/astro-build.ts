@@ -48,7 +48,13 @@ export interface BuildResult {
   out: string;
 }
 
-/** Builds `content` into `<work>/out` (cache in `<work>/cache`, project root in `<work>/project`) at `base`. */
+/** The address the test builds are made for, as a deploy's SITE_URL (tools/task.sh exports the same). */
+export const TEST_SITE_URL = process.env.TEST_SITE_URL ?? 'https://kube-proxy-study.example';
+
+/**
+ * Builds `content` into `<work>/out` (cache in `<work>/cache`, project root in `<work>/project`) at
+ * `base`, as a deploy builds it (SITE_URL: TEST_SITE_URL).
+ */
 export function astroBuild(content: string, work: string, base = '/'): BuildResult {
   const [node, args] = astroCommand('build');
   const run = spawnSync(node, args, {
@@ -61,6 +67,7 @@ export function astroBuild(content: string, work: string, base = '/'): BuildResu
       OUT_DIR: join(work, 'out'),
       CACHE_DIR: join(work, 'cache'),
       SITE_BASE: base,
+      SITE_URL: TEST_SITE_URL,
       ASTRO_TELEMETRY_DISABLED: '1',
     },
   });

@@ -17,7 +17,7 @@ import { routes } from '../routes.ts';
 import { isReleaseTag } from '../upstream/pins.ts';
 import { plainText } from '../markdown.ts';
 import { homeAlt, axisAlt } from '../preview-text.ts';
-import { url } from '../url.ts';
+import { address } from '../url.ts';
 import { getFigures, type FigureView } from '../figures/index.ts';
 
 /** What a route is, as its page file knows it. */
@@ -60,7 +60,7 @@ export interface RouteData {
   /** The <title>: the site's title on home, else "<title> · <short title>". */
   fullTitle: string;
   description: string;
-  /** Absolute URL of this page (or, for a moved axis, of where it moved). */
+  /** This page's address (or, for a moved axis, where it moved): absolute with SITE_URL, else from the host's root. */
   canonical: string;
   ogType: 'website' | 'article';
   noindex: boolean;
@@ -163,18 +163,18 @@ async function placedFigures(spec: RouteSpec): Promise<FigureView[]> {
 export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spec: RouteSpec): Promise<RouteData> {
   const model = await getTable();
   const { section, image, ...p } = place(model, spec);
-  const absolute = (path: string) => new URL(url(path), astro.site).href;
   const data: RouteData = {
     model,
     ...p,
     fullTitle: p.path === routes.home ? model.site.title : `${p.title} · ${model.site.shortTitle}`,
-    canonical: absolute(p.path),
+    canonical: address(p.path, astro.site),
     ogType: p.ogType ?? 'article',
     noindex: p.noindex ?? false,
     moved: p.moved ?? false,
     wide: p.wide ?? false,
     toc: p.toc ?? [],
-    ...(image && { image: { url: absolute(image.path), alt: image.alt } }),
+    // A link preview needs an absolute address: without SITE_URL a page names no image.
+    ...(image && astro.site && { image: { url: address(image.path, astro.site), alt: image.alt } }),
     nav: model.nav.map((item) => ({ ...item, current: item.section === section })),
     figures: [],
     pins:

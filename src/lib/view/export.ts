@@ -1,14 +1,21 @@
 // The table as data: JSON (with provenance and source links) and CSV. Pure; `siteRoot` is the
-// absolute URL of the deployed site root (base included), e.g. "https://x.dev/kube-proxy-backends/".
+// address of the deployed site root (base included): absolute, "https://x.dev/kube-proxy-backends/",
+// when the build knows its address (SITE_URL), else from the host's root, "/kube-proxy-backends/".
 import type { TableModel, CellModel } from './model.ts';
 import { plainText } from '../markdown.ts';
 import { routes } from '../routes.ts';
+
+/** `path` (relative to the site root, or from the host's root) at `siteRoot`, absolute only when it is. */
+function at(path: string, siteRoot: string): string {
+  const u = new URL(path, new URL(siteRoot, 'http://site.invalid'));
+  return URL.canParse(siteRoot) ? u.href : u.pathname + u.search + u.hash;
+}
 
 const cite = (siteRoot: string) => (c: CellModel['cites'][number]) => ({
   id: c.id,
   source: c.source.label,
   section: c.excerpt.section,
-  excerpt: new URL(c.href, siteRoot).href,
+  excerpt: at(c.href, siteRoot),
   upstream: c.upstream,
 });
 
@@ -24,21 +31,21 @@ export function toJSON(model: TableModel, siteRoot: string) {
     ...(axis.formerly.length > 0 && { formerly: axis.formerly }),
     question: axis.question,
     // Permanent URLs: the axis in the table, its own page, and its link-preview image.
-    url: new URL(routes.axisFragment(axis.id), siteRoot).href,
-    page: new URL(routes.axisPage(axis.id), siteRoot).href,
-    preview: new URL(routes.axisPreview(axis.id), siteRoot).href,
+    url: at(routes.axisFragment(axis.id), siteRoot),
+    page: at(routes.axisPage(axis.id), siteRoot),
+    preview: at(routes.axisPreview(axis.id), siteRoot),
     cells: Object.fromEntries(
       axis.cells.map((cell) => [
         cell.backend.id,
         {
-          url: new URL(routes.cellFragment(axis.id, cell.backend.id), siteRoot).href,
-          page: new URL(routes.axisPageCell(axis.id, cell.backend.id), siteRoot).href,
+          url: at(routes.cellFragment(axis.id, cell.backend.id), siteRoot),
+          page: at(routes.axisPageCell(axis.id, cell.backend.id), siteRoot),
           provenance: cell.provenance,
           // Every field the cell's schema gives it, as written (short, answer, then any added).
           ...cell.fields,
           ...(cell.provenance !== 'cited' && { exercise: cell.exercise, how: cell.how }),
           ...(cell.provenance === 'measured' && {
-            evidence: new URL(routes.evidence(cell.evidence.id), siteRoot).href,
+            evidence: at(routes.evidence(cell.evidence.id), siteRoot),
           }),
           cites: cell.cites.map(cite(siteRoot)),
         },
@@ -98,7 +105,7 @@ export function toCSV(model: TableModel, siteRoot: string): string {
           cell.provenance === 'cited' ? '' : cell.exercise,
           ...fields.map((name) => fieldText(cell, name)),
           cell.cites.map((c) => c.id).join(' '),
-          cell.cites.map((c) => new URL(c.href, siteRoot).href).join(' '),
+          cell.cites.map((c) => at(c.href, siteRoot)).join(' '),
         ].map(String),
       );
     }
