@@ -34,7 +34,7 @@ const noSiteNotice = () => ({
   hooks: {
     'astro:build:done': ({ logger }) =>
       logger.info(
-        "no SITE_URL: links are from the host's root; no og:url, og:image, sitemap or Sitemap line (set SITE_URL to publish them)",
+        "no SITE_URL: links are from the host's root; no canonical link, og:url, og:image, sitemap or Sitemap line (set SITE_URL to publish them)",
       ),
   },
 });

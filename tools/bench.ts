@@ -62,6 +62,8 @@ const benchDir = join(root, '.bench');
 const realContent = join(root, 'content');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
 const base = normaliseBase(process.env.SITE_BASE);
+// Built as a deploy builds it (an address of its own, as the test builds: tools/task.sh TEST_SITE_URL).
+const deployUrl = process.env.SITE_URL || process.env.TEST_SITE_URL || 'https://kube-proxy-study.example';
 const TABLE_PATH = ''; // the comparison table is the home page
 
 const { values: args } = parseArgs({
@@ -151,6 +153,7 @@ async function build(label: string, contentDir: string): Promise<{ outDir: strin
     CACHE_DIR: cache,
     CONTENT_DIR: contentDir,
     SITE_BASE: base,
+    SITE_URL: deployUrl,
   };
   const astro = await timed(bin('astro'), ['build'], env, logFile);
   return { outDir, times: { astro: astro.wall, cpu: astro.cpu, load } };
@@ -187,6 +190,7 @@ async function cleanBuilds(count: number): Promise<BuildPair[]> {
       CACHE_DIR: cache,
       CONTENT_DIR: realContent,
       SITE_BASE: base,
+      SITE_URL: deployUrl,
     };
     const siteBuild = () => timed(bin('astro'), ['build'], env, logFile);
     let site, floor;

@@ -60,8 +60,11 @@ export interface RouteData {
   /** The <title>: the site's title on home, else "<title> · <short title>". */
   fullTitle: string;
   description: string;
-  /** This page's address (or, for a moved axis, where it moved): absolute with SITE_URL, else from the host's root. */
-  canonical: string;
+  /**
+   * This page's absolute address (or, for a moved axis, where it moved); only a build with SITE_URL
+   * has one (a relative canonical link is no canonical link to a crawler: Lighthouse fails it).
+   */
+  canonical?: string;
   ogType: 'website' | 'article';
   noindex: boolean;
   /** The page moved to `path`: a static redirect there. */
@@ -167,7 +170,7 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
     model,
     ...p,
     fullTitle: p.path === routes.home ? model.site.title : `${p.title} · ${model.site.shortTitle}`,
-    canonical: address(p.path, astro.site),
+    ...(astro.site && { canonical: address(p.path, astro.site) }),
     ogType: p.ogType ?? 'article',
     noindex: p.noindex ?? false,
     moved: p.moved ?? false,
