@@ -33,6 +33,8 @@ export const routes = {
   axisPage,
   /** A cell's section on its axis's page. */
   axisPageCell: (axis: string, backend: string) => `${axisPage(axis)}#${cellId(axis, backend)}`,
+  /** A cell's own page: the address "Link to this cell" shares, whose preview names axis and backend. */
+  cellPage: (axis: string, backend: string) => `${axisPage(axis)}${backend}/`,
   /** Link-preview images (Open Graph / Twitter): one per axis, one for the home page. */
   previews: 'og/',
   axisPreview: (axis: string) => `og/rows/${axis}.png`,

@@ -228,7 +228,7 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       assert.equal(details.find('.cell-answer').length, 1, `${where}: the full answer is inside the disclosure`);
       const links = details.find('a.cell-link');
       assert.equal(links.length, 1, `${where}: one cell link`);
-      assert.equal(links.attr('href'), routes.cellFragment(axis.id, cell.backend.id), `${where}: cell link inside`);
+      assert.equal(links.attr('href'), base + routes.cellPage(axis.id, cell.backend.id), `${where}: cell link inside`);
       assert.equal(links.attr('data-copy-link'), '', `${where}: the cell link is what copies`);
       assert.equal(td.find('button').length, 0, `${where}: no second copy control`);
       const cites = td
@@ -358,6 +358,7 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
           answer: string;
           url: string;
           page: string;
+          share: string;
           cites: Array<{ excerpt: string; upstream: string }>;
         }
       >;
@@ -387,6 +388,7 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
       assert.equal(jc.answer, cell.answer, `${axis.id}/${cell.backend.id}: full answer`);
       assert.equal(jc.url, siteRoot + routes.cellFragment(axis.id, cell.backend.id));
       assert.equal(jc.page, siteRoot + routes.axisPageCell(axis.id, cell.backend.id));
+      assert.equal(jc.share, siteRoot + routes.cellPage(axis.id, cell.backend.id));
       assert.deepEqual(
         jc.cites.map((c) => c.excerpt),
         cell.cites.map((c) => siteRoot + c.href),

@@ -37,13 +37,18 @@ async function previewOf(page: Page, request: APIRequestContext, baseURL: string
   return { image: image!, bytes: body.length, alt: (await meta('meta[property="og:image:alt"]'))! };
 }
 
+/** SITE_URL + base (from the sitemap's first page) and the table as JSON, as the build publishes them. */
+async function published(request: APIRequestContext, baseURL: string) {
+  const [home] = await sitemapPages(request, baseURL);
+  const siteRoot = home!.loc.slice(0, home!.loc.length - home!.path.length);
+  return { siteRoot, json: await (await request.get('comparison.json')).json() };
+}
+
 test(
   'every row page and the home page preview with their own 1200x630 PNG under 80 KB',
   { tag: '@base' },
   async ({ page, request, baseURL }) => {
-    const [home] = await sitemapPages(request, baseURL!);
-    const siteRoot = home!.loc.slice(0, home!.loc.length - home!.path.length);
-    const json = await (await request.get('comparison.json')).json();
+    const { siteRoot, json } = await published(request, baseURL!);
     const sizes: string[] = [];
     const homePreview = await previewOf(page, request, baseURL!, siteRoot, '');
     sizes.push(`home ${homePreview.bytes}`);
@@ -62,6 +67,32 @@ test(
       sizes.push(`${row.id} ${preview.bytes}`);
     }
     await test.info().attach('preview-sizes.txt', { body: sizes.join('\n'), contentType: 'text/plain' });
+  },
+);
+
+test(
+  "a cell's shared link previews as the cell: its backend and its axis in the title, its short answer, its axis's card",
+  { tag: '@base' },
+  async ({ page, request, baseURL }) => {
+    const { siteRoot, json } = await published(request, baseURL!);
+    const names = new Map((json.backends as { id: string; name: string }[]).map((b) => [b.id, b.name]));
+    for (const row of json.axes as {
+      id: string;
+      question: string;
+      preview: string;
+      cells: Record<string, { share: string; short: string }>;
+    }[]) {
+      for (const [backend, cell] of Object.entries(row.cells)) {
+        const path = relativeToBase(cell.share, baseURL!);
+        const preview = await previewOf(page, request, baseURL!, siteRoot, path);
+        expect(preview.image, `${path}: the axis's card`).toBe(row.preview);
+        const meta = (selector: string) => page.locator(selector).getAttribute('content');
+        const title = await meta('meta[property="og:title"]');
+        expect(title, `${path}: og:title`).toContain(`${names.get(backend)}: ${row.question}`);
+        expect(await meta('meta[property="og:url"]')).toBe(cell.share);
+        expect(await meta('meta[property="og:description"]'), `${path}: og:description`).toMatch(/\S{3}/);
+      }
+    }
   },
 );
 

@@ -9,6 +9,7 @@ import {
   TABLE_SECTION,
   type TableModel,
   type AxisModel,
+  type CellModel,
   type EvidenceEntry,
   type NavItem,
   type PageModel,
@@ -16,7 +17,7 @@ import {
 import { routes } from '../routes.ts';
 import { isReleaseTag } from '../upstream/pins.ts';
 import { plainText } from '../markdown.ts';
-import { homeAlt, axisAlt } from '../preview-text.ts';
+import { homeAlt, axisAlt, shortWords, provenanceWords } from '../preview-text.ts';
 import { address } from '../url.ts';
 import { getFigures, type FigureView } from '../figures/index.ts';
 
@@ -28,6 +29,7 @@ export type RouteSpec =
       axis: AxisModel;
       /** Set at an old id's path: the page redirects to the axis. */ movedFrom?: string;
     }
+  | { kind: 'cell'; axis: AxisModel; cell: CellModel }
   | { kind: 'evidence'; evidence: EvidenceEntry }
   | { kind: 'search' }
   | { kind: 'not-found' };
@@ -123,6 +125,16 @@ function place(model: TableModel, spec: RouteSpec): Place {
         section: TABLE_SECTION,
         image: { path: routes.axisPreview(axis.id), alt: axisAlt(axis) },
         ...(movedFrom !== undefined && { moved: true, noindex: true }),
+      };
+    }
+    case 'cell': {
+      const { axis, cell } = spec;
+      return {
+        path: routes.cellPage(axis.id, cell.backend.id),
+        title: `${cell.backend.name}: ${axis.question}`,
+        description: `${shortWords(cell)} (${provenanceWords(cell)})`,
+        section: TABLE_SECTION,
+        image: { path: routes.axisPreview(axis.id), alt: axisAlt(axis) },
       };
     }
     case 'evidence': {
