@@ -297,6 +297,22 @@ test.describe('theme toggle', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
     await expect(body(page)).not.toHaveCSS('background-color', dark);
   });
+
+  test('a second press goes back to following the system scheme, also after it changes', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('exercise/');
+    const dark = await background(page);
+    await toggle(page).click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await toggle(page).click();
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('html'), 'no choice left: the system rules').not.toHaveAttribute('data-theme');
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBeNull();
+    await page.reload();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(toggle(page)).toHaveAttribute('aria-pressed', 'false');
+    await expect(body(page)).not.toHaveCSS('background-color', dark);
+  });
 });
 
 test.describe('print', () => {
