@@ -132,6 +132,9 @@ test('colours: the inline drawing takes the page tokens; the standalone file rea
       `^<style>svg\\{--fig-text:${text[1]};[^}]*\\}@media screen and \\(prefers-color-scheme:dark\\)\\{svg\\{--fig-text:${text[2]};`,
     ),
   );
+  const bg = /--bg:\s*light-dark\((#\w+),\s*(#\w+)\)/.exec(tokens)!;
+  assert.match(own, new RegExp(`^<style>svg\\{[^}]*;background:${bg[1]}\\}`), 'the file paints its own page, light');
+  assert.match(own, new RegExp(`dark\\)\\{svg\\{[^}]*;background:${bg[2]}\\}`), 'and dark');
   assert.doesNotMatch(own, /\/\*/, 'comments left out');
   assert.throws(() => standaloneStyle(':root{}', figureCss), /tokens\.css has no light-dark\(\) value for --text/);
 });

@@ -155,13 +155,17 @@ export function standaloneStyle(tokensCss: string, figureCss: string): string {
       [m[2]!, m[3]!] as const,
     ]),
   );
+  const pairOf = (token: string, fig: string) => {
+    const pair = pairs.get(token);
+    if (!pair) throw new Error(`tokens.css has no light-dark() value for ${token} (figure colour ${fig})`);
+    return pair;
+  };
+  // Opened on its own, the file is the page: its background is the page's (--bg), so the dark
+  // drawing is not laid on a white canvas.
   const block = (i: 0 | 1) =>
-    Object.entries(FIGURE_COLOURS)
-      .map(([fig, token]) => {
-        const pair = pairs.get(token);
-        if (!pair) throw new Error(`tokens.css has no light-dark() value for ${token} (figure colour ${fig})`);
-        return `${fig}:${pair[i]}`;
-      })
-      .join(';');
+    [
+      ...Object.entries(FIGURE_COLOURS).map(([fig, token]) => `${fig}:${pairOf(token, fig)[i]}`),
+      `background:${pairOf('--bg', 'background')[i]}`,
+    ].join(';');
   return `<style>svg{${block(0)}}@media screen and (prefers-color-scheme:dark){svg{${block(1)}}}${minify(figureCss)}</style>`;
 }
