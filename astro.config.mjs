@@ -12,6 +12,7 @@ import { parseCollection } from './src/lib/content/collections.ts';
 import { movedAxisPaths } from './src/lib/content/moved.ts';
 import { routes } from './src/lib/routes.ts';
 import previewCache from './src/integrations/preview-cache.ts';
+import { lastChanged } from './src/lib/history.ts';
 
 // The same build deploys at the root or under any sub-path: both come from the environment. Without
 // SITE_URL the build publishes no address of its own: links from the host's root, and none of what
@@ -28,14 +29,21 @@ const moved = new Set(
 /** @param {string} path */
 const isMoved = (path) => moved.has(path);
 
-/** @returns {import('astro').AstroIntegration} */
-const noSiteNotice = () => ({
-  name: 'no-site-url',
+/**
+ * One line in the build log for each thing the build leaves out because it was not told it.
+ * @returns {import('astro').AstroIntegration}
+ */
+const buildNotes = () => ({
+  name: 'build-notes',
   hooks: {
-    'astro:build:done': ({ logger }) =>
-      logger.info(
-        "no SITE_URL: links are from the host's root; no canonical link, og:url, og:image, sitemap or Sitemap line (set SITE_URL to publish them)",
-      ),
+    'astro:build:done': ({ logger }) => {
+      if (!site)
+        logger.info(
+          "no SITE_URL: links are from the host's root; no canonical link, og:url, og:image, sitemap or Sitemap line (set SITE_URL to publish them)",
+        );
+      if (!lastChanged(contentDir, ['.']))
+        logger.info('no full git history of content/ here: pages show no "Content last changed" date');
+    },
   },
 });
 
@@ -84,12 +92,15 @@ export default defineConfig({
     mdx(),
     // The search page is noindex and has no content of its own; 404.html is never listed; nor are
     // the redirects left at axes' old ids.
-    site
-      ? sitemap({
-          filter: (page) =>
-            new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname),
-        })
-      : noSiteNotice(),
+    ...(site
+      ? [
+          sitemap({
+            filter: (page) =>
+              new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname),
+          }),
+        ]
+      : []),
+    buildNotes(),
     // preview-images/ keeps exactly the link-preview images this build of content/ wrote.
     previewCache(),
     // Shiki's colours as classes; each page's policy (inline hashes) in the page and in _headers.

@@ -74,21 +74,24 @@ anchors() {
     echo "task: verify-anchors skipped: no kubernetes/kubernetes copies at $folder (set KUBERNETES_SOURCES)"
   fi
 }
-# The two builds the e2e suite reads, made as a deploy makes them (an address of their own,
-# $TEST_SITE_URL, which only names the site: the tests serve the files themselves): dist/ at / and
-# dist-subpath/ under $E2E_SUBPATH (own cache). `npm test` also reads dist-nosite/, built as
-# `npm start` builds, without SITE_URL: it must publish no address of its own.
+# The two builds the e2e suite reads, made as a deploy makes them (an address and a repository of
+# their own, $TEST_SITE_URL and $TEST_SITE_REPOSITORY, which only name them: the tests serve the
+# files themselves): dist/ at / and dist-subpath/ under $E2E_SUBPATH (own cache). `npm test` also
+# reads dist-nosite/, built as `npm start` builds, with neither: it must publish no address of its own.
 export TEST_SITE_URL="${TEST_SITE_URL:-https://kube-proxy-study.example}"
+export TEST_SITE_REPOSITORY="${TEST_SITE_REPOSITORY:-https://github.com/example/kube-proxy-study}"
+deploy_env() { SITE_URL=$TEST_SITE_URL SITE_REPOSITORY=$TEST_SITE_REPOSITORY "$@"; }
 builds() {
   anchors
-  SITE_URL=$TEST_SITE_URL SITE_BASE=/ build
-  SITE_URL=$TEST_SITE_URL SITE_BASE=$E2E_SUBPATH OUT_DIR=dist-subpath CACHE_DIR=node_modules/.astro-subpath build
+  SITE_BASE=/ deploy_env build
+  SITE_BASE=$E2E_SUBPATH OUT_DIR=dist-subpath CACHE_DIR=node_modules/.astro-subpath deploy_env build
 }
-nosite_build() { SITE_URL='' SITE_BASE=/ OUT_DIR=dist-nosite CACHE_DIR=node_modules/.astro-nosite build; }
+nosite_build() { SITE_URL='' SITE_REPOSITORY='' SITE_BASE=/ OUT_DIR=dist-nosite CACHE_DIR=node_modules/.astro-nosite build; }
 # What reads a build without a browser: its HTML (tests/dist) and the link gate.
-built_html() { # <folder> <base> [<SITE_URL it was built with>]
-  DIST_DIR=$1 SITE_BASE=$2 SITE_URL=${3:-} node --test "tests/dist/**/*.test.ts"
-  SITE_BASE=$2 SITE_URL=${3:-} node tools/check-links.ts "$1"
+built_html() { # <folder> <base> [deployed: the deploy's SITE_URL and SITE_REPOSITORY, as builds() sets them]
+  local site='' repo=''; [ -z "${3:-}" ] || { site=$TEST_SITE_URL; repo=$TEST_SITE_REPOSITORY; }
+  DIST_DIR=$1 SITE_BASE=$2 SITE_URL=$site SITE_REPOSITORY=$repo node --test "tests/dist/**/*.test.ts"
+  SITE_BASE=$2 SITE_URL=$site node tools/check-links.ts "$1"
 }
 # The formatter, the linter and the layers' rules.
 lint() {
@@ -118,8 +121,8 @@ together() {
 types_builds_html() {
   builds
   nosite_build
-  built_html dist / "$TEST_SITE_URL"
-  built_html dist-subpath "$E2E_SUBPATH" "$TEST_SITE_URL"
+  built_html dist / deployed
+  built_html dist-subpath "$E2E_SUBPATH" deployed
   built_html dist-nosite /
   astro check --noSync
 }

@@ -5,6 +5,7 @@
 // Run after a build, with the build's SITE_BASE and SITE_URL (tools/task.sh does: dist/ and
 // dist-subpath/ with one, dist-nosite/ without, as `npm start` builds).
 import { test } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -100,6 +101,47 @@ test(
     assert.ok(!listed.includes(routes.search), 'search is not listed');
   },
 );
+
+test("the footer: when the page's content last changed (its files' newest commit) and, with SITE_REPOSITORY, where to edit it and report a problem", () => {
+  const repo = process.env.SITE_REPOSITORY;
+  const newest = (...paths: string[]) =>
+    execFileSync('git', ['log', '-1', '--format=%cs', '--', ...paths.map((p) => join('content', p))], {
+      encoding: 'utf8',
+    }).trim();
+  const table = ['comparison', 'evidence', 'excerpts'];
+  const expected = [
+    ...model.pages.map((p) => ({
+      path: p.path,
+      date: newest(`pages/${p.id}.mdx`, ...(p.id === 'index' ? table : [])),
+      edit: `content/pages/${p.id}.mdx`,
+    })),
+    { path: routes.axisPage(model.axes[0]!.id), date: newest(...table), edit: 'content/comparison/axes.yaml' },
+    ...model.evidence.map((e) => ({
+      path: routes.evidence(e.id),
+      date: newest(`evidence/${e.id}.yaml`),
+      edit: undefined,
+    })),
+  ];
+  for (const { path, date, edit } of expected) {
+    const $ = html(path);
+    assert.match(date, /^\d{4}-\d\d-\d\d$/, `${path}: git knows the date`);
+    assert.equal($('.page-facts time').attr('datetime'), date, `/${path}: content last changed`);
+    const link = (text: string) =>
+      $('.page-facts a')
+        .filter((_, a) => $(a).text().trim() === text)
+        .attr('href');
+    if (!repo) {
+      assert.equal($('.page-facts a').length, 0, `/${path}: no repository links without SITE_REPOSITORY`);
+      continue;
+    }
+    assert.equal(link('Edit this page'), edit && `${repo}/edit/main/${edit}`, `/${path}: edit this page`);
+    if (edit) assert.ok(existsSync(edit), `${edit} exists`);
+    assert.equal(
+      link('Report a problem'),
+      `${repo}/issues/new?title=${encodeURIComponent(`Problem on ${base}${path}`)}`,
+    );
+  }
+});
 
 test('robots.txt points at the sitemap index at the configured site and base (none without SITE_URL)', () => {
   const robots = read('robots.txt');

@@ -18,7 +18,9 @@ import { routes } from '../routes.ts';
 import { isReleaseTag } from '../upstream/pins.ts';
 import { plainText } from '../markdown.ts';
 import { homeAlt, axisAlt, shortWords, provenanceWords } from '../preview-text.ts';
-import { address } from '../url.ts';
+import { address, url } from '../url.ts';
+import { contentDir } from '../content/dir.ts';
+import { lastChanged, inRepository, repositoryLinks, type Repository } from '../history.ts';
 import { getFigures, type FigureView } from '../figures/index.ts';
 
 /** What a route is, as its page file knows it. */
@@ -87,6 +89,31 @@ export interface RouteData {
   figures: FigureView[];
   /** On a source page, each source it reads and its pin (content: sources.yaml, `page`). */
   pins: Pin[];
+  /** When the content this page shows last changed (its files' newest commit), where the history says. */
+  changed?: string;
+  /** "Edit this page" and "Report a problem", when the build knows the repository (SITE_REPOSITORY). */
+  repository?: Repository;
+}
+
+/**
+ * The content files a route shows, relative to the content folder, and the one an author edits for
+ * it (none for evidence: it is captured, never edited by hand).
+ */
+function sources(spec: RouteSpec): { shows: string[]; edit?: string } {
+  switch (spec.kind) {
+    case 'page': {
+      const file = `pages/${spec.page.id}.mdx`;
+      // The home page shows the whole table besides its own text.
+      return { shows: spec.page.id === 'index' ? [file, 'comparison', 'evidence', 'excerpts'] : [file], edit: file };
+    }
+    case 'axis':
+    case 'cell':
+      return { shows: ['comparison', 'evidence', 'excerpts'], edit: 'comparison/axes.yaml' };
+    case 'evidence':
+      return { shows: [`evidence/${spec.evidence.id}.yaml`] };
+    default:
+      return { shows: [] };
+  }
 }
 
 type Place = Pick<RouteData, 'path' | 'title' | 'description'> &
@@ -208,6 +235,12 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
         : [],
   };
   data.figures = await placedFigures(spec);
+  const { shows, edit } = sources(spec);
+  const changed = lastChanged(contentDir, shows);
+  if (changed) data.changed = changed;
+  const editFile = edit && inRepository(contentDir, edit);
+  const repository = repositoryLinks(process.env.SITE_REPOSITORY, url(p.path), editFile);
+  if (repository) data.repository = repository;
   astro.locals.route = data;
   return data;
 }
