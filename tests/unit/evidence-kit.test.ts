@@ -997,7 +997,7 @@ function onNode(home: string, node: FixtureNode, args: string[]) {
     .map((o) => `setpriv --reuid=${o.uid} --regid=${o.uid} --clear-groups '${o.program}' ${quote(o.args)} &\n`)
     .join('');
   const listener = node.listener
-    ? `setpriv --reuid=65534 --regid=65534 --clear-groups '${nodeForOthers()}' '${join(FIXTURE_NODE, 'FIXTURE-listener.ts')}' ${node.listener.port} '${node.listener.mode}' '${node.listener.version}' &
+    ? `setpriv --reuid=65534 --regid=65534 --clear-groups '${nodeForOthers()}' '${join(FIXTURE_NODE, 'FIXTURE-listener.mjs')}' ${node.listener.port} '${node.listener.mode}' '${node.listener.version}' &
      i=0; until curl -fsS -o /dev/null http://127.0.0.1:${node.listener.port}/proxyMode 2>/dev/null; do i=$((i + 1)); [ $i -le 200 ] || { echo 'FIXTURE listener did not start' >&2; exit 97; }; sleep 0.05; done
 `
     : '';
