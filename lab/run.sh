@@ -8,7 +8,8 @@
 #     --replicas  replicas of Deployment web before exercise 18 scales it by one (default 3)
 #     --keep      leave the lab running, also after a failure
 #     --no-add    leave out `npm run evidence -- add` on a copy of content/ (npm run lab -- check compares instead)
-#     --refusal   also check a refused scale on the real node: kube-proxy's own kubeconfig may read lab/web, not scale it
+#     --refusal   also check a refused scale on the real node: kube-proxy's own kubeconfig may read lab/web, not scale it;
+#                 and a metrics server that is not kube-proxy's own (a FIXTURE listener) is refused
 #   bash lab/run.sh --down        stop what a --keep run left running
 #
 # Root only. lab/lib.sh holds the parts (binaries, certificates, control plane, nodes, cleanup);
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
     --down) down=1; shift ;;
     --no-add) add=0; shift ;;
     --refusal) refusal=1; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "lab: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -119,7 +120,31 @@ refusal_check() {
     refused="$refused refusal-check"
   fi
 }
-[ "$refusal" = 0 ] || refusal_check
+# And a metrics server that is not kube-proxy's own: a FIXTURE listener (tests/fixtures/evidence-kit/
+# FIXTURE-node/FIXTURE-listener.mjs, run by Node inside the node's namespaces, not kube-proxy) answers
+# on 127.0.0.1:10259 as kube-proxy's would, with mode nftables; the script, given --metrics there,
+# must refuse before it runs anything, naming that process, and keep nothing.
+listener_check() {
+  local m=${modes%% *} out=$OUT/refused-listener st=0 pid
+  start "fixture-listener-$m" "$RUN/fixture-listener-$m.log" nsenter -t "$(node_pid "$m")" -n -p -m -- \
+    node "$REPO/tests/fixtures/evidence-kit/FIXTURE-node/FIXTURE-listener.mjs" 10259 nftables v0.0.0-FIXTURE-FOREIGN
+  pid=$(awk -v n="fixture-listener-$m" '$1 == "pid" && $3 == n { p = $2 } END { print p }' "$STATE")
+  wait_for 30 "the FIXTURE listener in lab-node-$m" in_node "$m" curl -fsS --max-time 2 http://127.0.0.1:10259/proxyMode
+  rm -rf "$out"
+  step "refusal: the capture script on lab-node-$m with --metrics http://127.0.0.1:10259, where a FIXTURE listener, not kube-proxy, answers"
+  in_node "$m" env -i PATH="$BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" HOME=/root \
+    sh "$REPO/tools/capture/kube-proxy-evidence.sh" --out "$out" --metrics http://127.0.0.1:10259 >"$OUT/refusal-listener.txt" 2>&1 || st=$?
+  kill "$(pgrep -P "$pid")" "$pid" 2>/dev/null || true
+  sed 's/^/    /' "$OUT/refusal-listener.txt" | cut -c1-300
+  if [ "$st" != 0 ] && grep -q 'is served by process [0-9]* (fixture-listen, uid 0), not by kube-proxy' "$OUT/refusal-listener.txt" &&
+    [ ! -e "$out" ] && [ -z "$(ls -d "$OUT"/.kube-proxy-* 2>/dev/null)" ]; then
+    step "refusal: the FIXTURE listener was refused as the kit says (exit $st), nothing kept"
+  else
+    step "refusal: the FIXTURE listener was NOT refused as expected (exit $st, ${out#"$REPO"/} $([ -e "$out" ] && echo exists || echo absent))"
+    refused="$refused listener-check"
+  fi
+}
+[ "$refusal" = 0 ] || { refusal_check; listener_check; }
 
 # A cell that has its evidence already refuses a second (remove it first, docs/evidence.md), so the
 # check run (npm run lab -- check) compares its captures with the committed evidence instead.

@@ -14,8 +14,10 @@ import { astroBuild } from '../support/astro-build.ts';
 import {
   chmodSync,
   chownSync,
+  copyFileSync,
   cpSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -956,7 +958,29 @@ interface FixtureNode {
   config?: string;
   /** Programs named kube-proxy started before it: the user (uid) that runs each, and its flags. */
   others?: Array<{ program: string; uid: number; args: string[] }>;
+  /** Another user's (uid 65534) FIXTURE metrics server on 127.0.0.1:<port>, started before kube-proxy. */
+  listener?: { port: number; mode: string; version: string };
   env?: Record<string, string>;
+}
+
+/**
+ * Node as a program another user can run (a link in a folder of the test's own that uid 65534 may
+ * enter), named fixture-listen, for the FIXTURE listener.
+ */
+let foreignNode = '';
+function nodeForOthers(): string {
+  if (foreignNode) return foreignNode;
+  const dir = mkdtempSync(join(tmpdir(), 'FIXTURE-listener-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  chmodSync(dir, 0o755);
+  foreignNode = join(dir, 'fixture-listen');
+  try {
+    linkSync(process.execPath, foreignNode);
+  } catch {
+    copyFileSync(process.execPath, foreignNode);
+    chmodSync(foreignNode, 0o755);
+  }
+  return foreignNode;
 }
 
 /** Runs the capture script with `args` on a fresh FIXTURE node; `home` holds the node's files. */
@@ -972,12 +996,17 @@ function onNode(home: string, node: FixtureNode, args: string[]) {
   const others = (node.others ?? [])
     .map((o) => `setpriv --reuid=${o.uid} --regid=${o.uid} --clear-groups '${o.program}' ${quote(o.args)} &\n`)
     .join('');
+  const listener = node.listener
+    ? `setpriv --reuid=65534 --regid=65534 --clear-groups '${nodeForOthers()}' '${join(FIXTURE_NODE, 'FIXTURE-listener.mjs')}' ${node.listener.port} '${node.listener.mode}' '${node.listener.version}' &
+     i=0; until curl -fsS -o /dev/null http://127.0.0.1:${node.listener.port}/proxyMode 2>/dev/null; do i=$((i + 1)); [ $i -le 200 ] || { echo 'FIXTURE listener did not start' >&2; exit 97; }; sleep 0.05; done
+`
+    : '';
   const kubeProxy =
     node.kubeProxy === false
       ? ':'
       : `"${join(FIXTURE_NODE, 'kube-proxy')}" ${quote([...(node.kubeProxy ?? ['--v=9']), `--config=${config}`])} &
      i=0; until [ -s '${pidfile}' ]; do i=$((i + 1)); [ $i -le 200 ] || { echo 'FIXTURE kube-proxy did not start' >&2; exit 97; }; sleep 0.05; done`;
-  const setup = `set -e; ip link set lo up; ${node.rules ?? 'true'}\n${others}${kubeProxy}; exec sh "$0" "$@"`;
+  const setup = `set -e; ip link set lo up; ${node.rules ?? 'true'}\n${others}${listener}${kubeProxy}; exec sh "$0" "$@"`;
   const state = join(home, 'FIXTURE-deployment-replicas');
   const calls = join(home, 'FIXTURE-kubectl-calls');
   if (!node.env?.FIXTURE_LOG && !existsSync(join(home, 'FIXTURE-kube-proxy.log')))
@@ -1006,6 +1035,11 @@ function onNode(home: string, node: FixtureNode, args: string[]) {
     /** The Deployment's replicas as the FIXTURE cluster holds them now, and every kubectl call. */
     replicas: () => readFileSync(state, 'utf8'),
     calls: () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []),
+    /** The replicas of each `kubectl scale`, in order. */
+    scales: () =>
+      (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : [])
+        .filter((c) => c.includes(' scale '))
+        .map((c) => c.replace(/.*--replicas=/, '')),
     /** The payloads the FIXTURE kube-proxy logged, in order. */
     payloads: () =>
       readdirSync(home)
@@ -1232,6 +1266,154 @@ test(
 );
 
 test(
+  'capture script: a hangup (SIGHUP: a dropped ssh -t or kubectl exec -it) after the scale, or a second Ctrl-C, a hangup or a kill during the scale back, still scales the Deployment back and leaves no temporary folder',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    // [name, FIXTURE signals, exit status, message, the scale calls' replicas]
+    const cases: Array<[string, Record<string, string>, number, RegExp, string[]]> = [
+      ['hup', { FIXTURE_SIGNAL: 'HUP' }, 129, /hung up \(SIGHUP\): nothing is kept/, ['4', '3']],
+      [
+        'int-then-int',
+        { FIXTURE_SIGNAL: 'INT', FIXTURE_SIGNAL_SCALE_BACK: 'INT' },
+        130,
+        /interrupted \(SIGINT\): nothing is kept/,
+        ['4', '3'],
+      ],
+      [
+        'int-then-hup',
+        { FIXTURE_SIGNAL: 'INT', FIXTURE_SIGNAL_SCALE_BACK: 'HUP' },
+        130,
+        /interrupted \(SIGINT\): nothing is kept/,
+        ['4', '3'],
+      ],
+      // kubectl (Go) dies of a SIGTERM sent to the whole group even when the script ignores it: tried again.
+      [
+        'int-then-term',
+        { FIXTURE_SIGNAL: 'INT', FIXTURE_SIGNAL_SCALE_BACK: 'TERM' },
+        130,
+        /kubectl scale was ended by signal 15 \(exit 143\): trying again/,
+        ['4', '3', '3'],
+      ],
+    ];
+    for (const [name, env, status, want, scales] of cases) {
+      const run = refusedOnNode(
+        `signals-${name}`,
+        { mode: 'iptables', rules: IPTABLES_RULES, env },
+        ['--exercise', '18', ...DEPLOY],
+        want,
+        status,
+      );
+      assert.match(run.output, /scaled to 4: scaling it back to 3 replicas/, name);
+      assert.match(run.output, /deployment fixture-ns\/fixture-deploy is back at 3 replicas/, name);
+      assert.equal(run.replicas(), '3', `${name}: the Deployment is back where it was`);
+      assert.deepEqual(run.scales(), scales, name);
+    }
+  },
+);
+
+test(
+  'capture script: SIGTERM to the script alone ends it promptly, the running kubectl with it, and scales back',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    // `kubectl rollout status` sends SIGTERM to the script (PID 1 of the namespace) only, then waits 45 s.
+    const started = Date.now();
+    const run = refusedOnNode(
+      'term-alone',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_ROLLOUT_HANG: '45' } },
+      ['--exercise', '18', ...DEPLOY],
+      /terminated \(SIGTERM\): nothing is kept/,
+      143,
+    );
+    const seconds = (Date.now() - started) / 1000;
+    assert.ok(seconds < 25, `it acted on SIGTERM after ${seconds} s, not when the 45 s kubectl ended`);
+    assert.ok(
+      run.calls().includes('FIXTURE kubectl rollout status: ended by SIGTERM'),
+      `the running kubectl was ended, not left running: ${run.calls().join(' | ')}`,
+    );
+    assert.equal(run.replicas(), '3', 'the Deployment is back where it was');
+  },
+);
+
+test(
+  'capture script: a scale applied although kubectl exited non-zero is read back, scaled back, and said so',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const run = refusedOnNode(
+      'scale-applied-failed',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_SCALE_APPLIED_FAIL: '1' } },
+      ['--exercise', '18', ...DEPLOY],
+      /kubectl scale deployment fixture-ns\/fixture-deploy exited 1, yet the Deployment now has 4 replicas \(it had 3\): the scale was applied, so it is scaled back; nothing was kept; kubectl said:\nerror: FIXTURE: the connection to the server was lost/,
+    );
+    assert.doesNotMatch(run.output, /nothing changed/);
+    assert.match(run.output, /scaling it back to 3 replicas[\s\S]*is back at 3 replicas/);
+    assert.equal(run.replicas(), '3', 'the Deployment is back where it was');
+    assert.deepEqual(run.scales(), ['4', '3']);
+  },
+);
+
+test(
+  "capture script: the metrics server is asked only when the trusted kube-proxy owns its socket; another user's listener there is refused, named",
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    // kube-proxy's config says iptables; its port was taken by another user's program that says nftables.
+    const foreign = { mode: 'nftables', version: 'v0.0.0-FIXTURE-FOREIGN' };
+    const took = refusedOnNode(
+      'foreign-listener',
+      {
+        mode: 'iptables',
+        rules: `${IPTABLES_RULES}; ${NFT_RULES}`,
+        listener: { port: 10249, ...foreign },
+        env: { FIXTURE_NO_METRICS_SERVER: '1' },
+      },
+      [],
+      /http:\/\/127\.0\.0\.1:10249 is served by process \d+ \(fixture-listen, uid 65534\), not by kube-proxy \(pid \d+\): refusing to believe its mode and version/,
+    );
+    assert.doesNotMatch(took.output, /captured/);
+    // kube-proxy serves 10249; --metrics names another user's port.
+    refusedOnNode(
+      'foreign-metrics-url',
+      { mode: 'iptables', rules: `${IPTABLES_RULES}; ${NFT_RULES}`, listener: { port: 10259, ...foreign } },
+      ['--metrics', 'http://127.0.0.1:10259'],
+      /http:\/\/127\.0\.0\.1:10259 is served by process \d+ \(fixture-listen, uid 65534\), not by kube-proxy \(pid \d+\)/,
+    );
+    // The trusted one's own socket: believed, and said so.
+    const out = join(scratch, 'cap-own-socket');
+    const own = onNode(join(scratch, 'node-own-socket'), { mode: 'iptables', rules: IPTABLES_RULES }, [
+      '--out',
+      out,
+      '--exercise',
+      '16',
+      '--metrics',
+      'http://localhost:10249',
+    ]);
+    assert.equal(own.status, 0, own.output);
+    assert.match(own.output, /metrics server http:\/\/localhost:10249 is kube-proxy's own \(pid \d+ listens on it\)/);
+    assert.match(readFileSync(join(out, 'capture.env'), 'utf8'), /^mode_from=GET http:\/\/localhost:10249\/proxyMode/m);
+  },
+);
+
+test(
+  'capture script: a json-file log that was empty when the capture started is refused with the json-file message, once kube-proxy writes to it',
+  needs(netns),
+  () => {
+    assert.ok(netns, why);
+    const run = refusedOnNode(
+      'json-file-empty',
+      { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_LOG_FORMAT: 'json-file' } },
+      ['--exercise', '18', ...DEPLOY],
+      /kube-proxy's log .*FIXTURE-kube-proxy\.log\) is written by Docker's json-file logging driver \(cri-dockerd\), whose \{"log":\.\.\.\} lines this kit does not read/,
+    );
+    assert.doesNotMatch(run.output, /is kube-proxy at verbosity 9/, 'not the verbosity message');
+    assert.match(run.output, /scaling it back to 3 replicas/);
+    assert.equal(run.replicas(), '3');
+  },
+);
+
+test(
   'capture script: a process named kube-proxy that another user runs is neither executed nor believed; two that root runs are refused, named',
   needs(netns),
   () => {
@@ -1287,7 +1469,7 @@ test(
       writeFileSync(writable, impostorElf(marker));
       chmodSync(writable, 0o757);
       // With no kubernetes_build_info the script asks a binary for its version: only the trusted one
-      // (the FIXTURE launcher's shell, which does not answer as kube-proxy, so the capture is refused).
+      // (the FIXTURE kube-proxy's, Node, which does not answer as kube-proxy, so the capture is refused).
       const run2 = onNode(
         join(scratch, 'node-writable'),
         {
@@ -1335,12 +1517,12 @@ test(
   needs(netns),
   () => {
     assert.ok(netns, why);
-    // The FIXTURE kube-proxy is a shell script: its binary is the shell, which does not answer as kube-proxy.
+    // The FIXTURE kube-proxy's binary is Node, which answers --version with its own version, not as kube-proxy.
     refusedOnNode(
       'no-build-info',
       { mode: 'iptables', rules: IPTABLES_RULES, env: { FIXTURE_NO_BUILD_INFO: '1' } },
       ['--exercise', '16'],
-      /cannot read kube-proxy's version: no kubernetes_build_info at http:\/\/127\.0\.0\.1:10249\/metrics\. The binary of kube-proxy \(pid \d+, \/\S+\) answered --version with exit status [1-9]\d* and ".+", not "Kubernetes v\.\.\."/,
+      /cannot read kube-proxy's version: no kubernetes_build_info at http:\/\/127\.0\.0\.1:10249\/metrics\. The binary of kube-proxy \(pid \d+, \/\S+\) answered --version with exit status 0 and "v\d[^"]*", not "Kubernetes v\.\.\."/,
     );
   },
 );

@@ -17,7 +17,11 @@
 #   ipvs:     nothing: IPVS is read, not run, in this study.
 #
 # Exercise 18 changes the cluster: it scales --deployment up by one replica and back (unless
-# --no-scale-back; an interrupt or a failure after the scale always scales it back). It records the
+# --no-scale-back; an interrupt (SIGINT), a kill (SIGTERM), a hangup (SIGHUP: a dropped ssh -t or
+# kubectl exec -it) or a failure after the scale always scales it back, and signals that arrive
+# during that scale back or the removal of its temporary folders are ignored). A `kubectl scale`
+# that exits non-zero is checked by reading the replicas back: a scale applied anyway is scaled
+# back, saying so. It records the
 # Service's rules before the scale (--service, in the Deployment's namespace; default: the
 # Deployment's name), kubectl's exit statuses and messages, and the replicas before and after; it
 # stops, keeping nothing, when kubectl cannot scale or the rollout fails. It needs kubectl on this
@@ -29,7 +33,9 @@
 # else can write; others of that name are ignored, saying so, and two such processes are refused.
 # Its mode is read from its metrics server (GET <metrics>/proxyMode, default
 # http://127.0.0.1:10249), else from that process's --proxy-mode flag or its --config file; its
-# version from kubernetes_build_info in <metrics>/metrics, else from that binary's --version.
+# version from kubernetes_build_info in <metrics>/metrics, else from that binary's --version. The
+# metrics server is asked only when the socket listening there is that process's own
+# (/proc/net/tcp and tcp6, and /proc/<pid>/fd); another program listening there is refused, named.
 # Anything it cannot read, it refuses to guess. It also records the node's iptables and nft versions
 # (`--version`, when they are installed), and with --setting FILE keeps that file's text as the
 # capture's setting: where it was taken, in your words (the cluster, what was simulated).
@@ -127,22 +133,108 @@ if [ -n "$pid" ] && cfg=$(flag --config) && [ -n "$cfg" ]; then
   [ -r "$cfg_path" ] || cfg_path=""
 fi
 
+# Whose server answers at $metrics: anyone may listen on a free port, and a server of another
+# program there would choose the mode and version the capture records. It is asked only when the
+# sockets listening on the URL's port, at its address or at any address (/proc/net/tcp and tcp6,
+# state 0A), are all among the trusted process's open files (/proc/<pid>/fd); one that is not is
+# refused, naming its process. /proc/net/tcp prints each 32-bit word of an address in the host's
+# byte order: both orders are looked for, which can only add sockets to check.
+metrics_ok=0; metrics_why=""
+mhost=${metrics#*://}; mhost=${mhost%%/*}
+case "$metrics" in https://*) mport=443 ;; *) mport=80 ;; esac
+case "$mhost" in
+  \[*\]:*) mport=${mhost##*]:}; mhost=${mhost#\[}; mhost=${mhost%%]*} ;;
+  \[*\]) mhost=${mhost#\[}; mhost=${mhost%]} ;;
+  *:*) mport=${mhost##*:}; mhost=${mhost%:*} ;;
+esac
+case "$mport" in ''|*[!0-9]*) die "--metrics $metrics: cannot read its port" ;; esac
+listeners() { # the sockets listening on $mport at $mhost or any address, as inode:uid; NAME when $mhost is not an address
+  awk -v host="$mhost" -v port="$mport" '
+    function hexval(s,   i, v) { v = 0; s = tolower(s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+    function add(n,   i, w, be, le) {
+      be = ""; le = ""
+      for (i = 1; i <= n; i++) be = be sprintf("%02X", B[i])
+      for (w = 0; w < n / 4; w++) for (i = 4; i >= 1; i--) le = le sprintf("%02X", B[4 * w + i])
+      cand[be] = 1; cand[le] = 1
+    }
+    function v4(h, mapped,   q, i, o) {
+      split(h, q, "."); o = mapped ? 12 : 0
+      for (i = 1; i <= o; i++) B[i] = (mapped && i > 10) ? 255 : 0
+      for (i = 1; i <= 4; i++) { if (q[i] + 0 > 255) return 0; B[o + i] = q[i] + 0 }
+      add(o + 4); return 1
+    }
+    function v6(h,   q, k, left, right, nl, nr, L, R, g, n, i) {
+      if (match(h, /[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$/)) {
+        split(substr(h, RSTART), q, "."); if (q[1] > 255 || q[2] > 255 || q[3] > 255 || q[4] > 255) return 0
+        h = substr(h, 1, RSTART - 1) sprintf("%x:%x", q[1] * 256 + q[2], q[3] * 256 + q[4])
+      }
+      k = index(h, "::")
+      if (k) { left = substr(h, 1, k - 1); right = substr(h, k + 2) } else { left = h; right = "" }
+      nl = left == "" ? 0 : split(left, L, ":"); nr = right == "" ? 0 : split(right, R, ":")
+      if ((k && nl + nr > 7) || (!k && nl != 8)) return 0
+      n = 0
+      for (i = 1; i <= nl; i++) g[++n] = L[i]
+      if (k) for (i = nl + nr; i < 8; i++) g[++n] = "0"
+      for (i = 1; i <= nr; i++) g[++n] = R[i]
+      for (i = 1; i <= 8; i++) {
+        if (g[i] !~ /^[0-9a-fA-F][0-9a-fA-F]?[0-9a-fA-F]?[0-9a-fA-F]?$/) return 0
+        B[2 * i - 1] = int(hexval(g[i]) / 256); B[2 * i] = hexval(g[i]) % 256
+      }
+      add(16); return 1
+    }
+    BEGIN {
+      if (host == "localhost") { v4("127.0.0.1", 0); v6("::1") }
+      else if (host ~ /^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$/) { if (!v4(host, 0)) { print "NAME"; exit } v4(host, 1) }
+      else if (index(host, ":") == 0 || !v6(host)) { print "NAME"; exit }
+      cand["00000000"] = 1; cand["00000000000000000000000000000000"] = 1
+    }
+    FNR == 1 { next }
+    { split($2, a, ":"); if ($4 == "0A" && hexval(a[2]) == port + 0 && (a[1] in cand)) print $10 ":" $8 }
+  ' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+if [ -z "$pid" ]; then
+  metrics_why="no trusted kube-proxy process is visible, so nothing tells whose server answers at $metrics"
+elif [ ! -r /proc/net/tcp ]; then
+  metrics_why="/proc/net/tcp cannot be read, so nothing tells whose server answers at $metrics"
+else
+  socks=$(listeners)
+  case "$socks" in
+    NAME) die "--metrics $metrics: give the metrics server's address as an IP address (127.0.0.1, [::1], the node's address) or localhost, not a name: the script asks it only when it sees that kube-proxy (pid $pid) listens there" ;;
+    '') metrics_why="nothing listens on port $mport at $mhost in this network namespace" ;;
+    *)
+      fds=$(ls -l "/proc/$pid/fd" 2>/dev/null || true)
+      for sk in $socks; do
+        ino=${sk%%:*}
+        case "$fds" in *"socket:[$ino]"*) continue ;; esac
+        who=""
+        for p in /proc/[0-9]*; do
+          case "$(ls -l "$p/fd" 2>/dev/null)" in *"socket:[$ino]"*) who=${p#/proc/}; break ;; esac
+        done
+        if [ -n "$who" ]; then whom="process $who ($(cat "/proc/$who/comm" 2>/dev/null), uid ${sk#*:})"
+        else whom="a process this shell cannot see (uid ${sk#*:})"; fi
+        die "the metrics server $metrics is served by $whom, not by kube-proxy (pid $pid): refusing to believe its mode and version. Stop that program, or give --metrics the address kube-proxy's own metrics server listens on (its --metrics-bind-address or metricsBindAddress); is this shell in the node's network namespace?"
+      done
+      metrics_ok=1
+      say "the metrics server $metrics is kube-proxy's own (pid $pid listens on it)" ;;
+  esac
+fi
+
 mode=""; mode_from=""
-if m=$(fetch "$metrics/proxyMode" 2>/dev/null) && [ -n "$m" ]; then
+if [ "$metrics_ok" = 1 ] && m=$(fetch "$metrics/proxyMode" 2>/dev/null) && [ -n "$m" ]; then
   mode=$m; mode_from="GET $metrics/proxyMode (kube-proxy's metrics server)"
 elif [ -n "$pid" ] && m=$(flag --proxy-mode) && [ -n "$m" ]; then
   mode=$m; mode_from="--proxy-mode on the command line of kube-proxy (pid $pid)"
 elif [ -n "$cfg_path" ] && m=$(awk '/^mode:/ { gsub(/["'\'' ]/, "", $2); print $2; exit }' "$cfg_path") && [ -n "$m" ]; then
   mode=$m; mode_from="mode in kube-proxy's --config file $cfg (pid $pid)"
 fi
-[ -n "$mode" ] || die "cannot read kube-proxy's mode: $metrics/proxyMode did not answer (is this the node, and its metrics bind address? --metrics URL), and no trusted kube-proxy process with --proxy-mode or a config file stating mode: is visible. Refusing to guess."
+[ -n "$mode" ] || die "cannot read kube-proxy's mode: ${metrics_why:-$metrics/proxyMode did not answer} (is this the node, and its metrics bind address? --metrics URL), and no trusted kube-proxy process with --proxy-mode or a config file stating mode: is visible. Refusing to guess."
 mode=$(printf '%s' "$mode" | tr -d '[:space:]')
 
 # The version from the metrics server first: nothing is executed for it. The binary's --version only
 # when that has none, and only from the trusted process above; its answer is taken only when it is
 # kube-proxy's ("Kubernetes v1.x.y"), and refused otherwise, quoting it.
 version=""; version_from=""; answered=""
-if b=$(fetch "$metrics/metrics" 2>/dev/null) && v=$(printf '%s\n' "$b" | grep '^kubernetes_build_info{' | grep -o 'git_version="[^"]*"' | head -n 1 | cut -d'"' -f2) && [ -n "$v" ]; then
+if [ "$metrics_ok" = 1 ] && b=$(fetch "$metrics/metrics" 2>/dev/null) && v=$(printf '%s\n' "$b" | grep '^kubernetes_build_info{' | grep -o 'git_version="[^"]*"' | head -n 1 | cut -d'"' -f2) && [ -n "$v" ]; then
   version=$v; version_from="git_version of kubernetes_build_info in $metrics/metrics"
 elif [ -n "$pid" ]; then
   st=0; a=$("/proc/$pid/exe" --version 2>&1) || st=$?
@@ -153,7 +245,8 @@ elif [ -n "$pid" ]; then
     answered=" The binary of kube-proxy (pid $pid, $(readlink "/proc/$pid/exe" 2>/dev/null)) answered --version with exit status $st and \"$(printf '%s' "$a" | head -n 1 | cut -c 1-200)\", not \"Kubernetes v...\"."
   fi
 fi
-[ -n "$version" ] || die "cannot read kube-proxy's version: no kubernetes_build_info at $metrics/metrics.${answered:- No trusted kube-proxy process is visible to ask with --version.} Refusing to guess."
+if [ "$metrics_ok" = 1 ]; then asked="no kubernetes_build_info at $metrics/metrics."; else asked="the metrics server was not asked: $metrics_why."; fi
+[ -n "$version" ] || die "cannot read kube-proxy's version: $asked${answered:- No trusted kube-proxy process is visible to ask with --version.} Refusing to guess."
 
 kernel=$(uname -r)
 captured_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -227,6 +320,12 @@ if [ "$has18" = 1 ]; then
     say "exercise 18: no trusted kube-proxy process visible, so its verbosity is unchecked; the capture fails if nothing is logged"
   fi
   if command -v curl >/dev/null 2>&1; then get='curl -fsS --max-time 5'; else get='wget -q -T 5 -O -'; fi
+  # The kubeproxy_sync_* metrics before and after the change, from kube-proxy's own server only.
+  if [ "$metrics_ok" = 1 ]; then
+    snapshot="if m=\$($get '$metrics/metrics' 2>&1); then printf '%s\\n' \"\$m\" | grep '^kubeproxy_sync_' || echo '# (no kubeproxy_sync_* metric at $metrics/metrics)'; else echo \"# metrics unreachable at $metrics/metrics: \$(printf '%s' \"\$m\" | head -n 1)\"; fi"
+  else
+    snapshot="echo '# metrics not asked: $metrics_why'"
+  fi
   case "$mode" in
     # How the Service's name shows in its rules: iptables comments "ns/name:port -> ip:port" (or
     # "ns/name -> ..." for an unnamed port); nftables chains "service-HASH-ns/name/proto/port".
@@ -243,23 +342,68 @@ fi
 # refusal or a failure from here on leaves neither $out nor a half-written folder behind. The
 # folder is made readable to all (mktemp makes it 0700), so a user other than root can copy it.
 tmp=$(mktemp -d "$parent/.kube-proxy-capture.XXXXXX" 2>/dev/null) || { tmp="$parent/.kube-proxy-capture.$$"; mkdir "$tmp"; } || die "cannot create a folder in $parent"
-work=""
-# On any exit before the capture is whole: scale the Deployment back if exercise 18 scaled it (or
-# may have: an interrupt during `kubectl scale`), say so, and remove every folder it made.
+work=""; child=""
+# The pids of every descendant of process $1, from the parent pid in each /proc/<pid>/stat (the
+# field after the name in parentheses, which may itself hold ") ").
+descendants() {
+  cat /proc/[0-9]*/stat 2>/dev/null | sed -n 's/^\([0-9][0-9]*\) .*) [A-Za-z] \([0-9][0-9]*\) .*/\1 \2/p' |
+    awk -v root="$1" '{ parent[$1] = $2 } END { q[n = 1] = root; for (i = 1; i <= n; i++) for (p in parent) if (parent[p] == q[i]) { q[++n] = p; print p } }'
+}
+# Ends the exercise command running in the background ($child) and all it started (kubectl): it is
+# stopped first, so it starts nothing more, then each gets SIGTERM.
+stop_child() {
+  [ -n "$child" ] || return 0
+  if kill -STOP "$child" 2>/dev/null; then
+    kids=$(descendants "$child")
+    kill -TERM "$child" $kids 2>/dev/null
+    kill -CONT "$child" $kids 2>/dev/null
+    wait "$child" 2>/dev/null
+  fi
+  child=""
+}
+# Scales the Deployment to $1 replicas. A SIGTERM sent to the whole process group ends kubectl (a Go
+# program) even while this script ignores it: kubectl ended by a signal is run again, 3 times in all.
+scale_to() {
+  try=1
+  while :; do
+    sst=0; kubectl -n "$ns" scale deployment "$name" --replicas="$1" >&2 || sst=$?
+    [ "$sst" -gt 128 ] && [ "$try" -lt 3 ] || return "$sst"
+    say "exercise 18: kubectl scale was ended by signal $((sst - 128)) (exit $sst): trying again"
+    try=$((try + 1))
+  done
+}
+# On any exit before the capture is whole: end the running exercise command, scale the Deployment
+# back if exercise 18 scaled it (or may have: an interrupt during `kubectl scale`), say so, and
+# remove every folder it made. Nothing stops that: from here on INT, TERM, HUP and PIPE are
+# ignored, by kubectl too (a Go program keeps an inherited SIG_IGN for INT and HUP; scale_to runs
+# it again if a TERM ends it), and a message that cannot be written (the terminal is gone) is skipped.
 finish() {
   st=$?
-  trap - EXIT INT TERM
+  set +e
+  trap '' INT TERM HUP PIPE
+  stop_child
   if [ -n "$work" ] && [ -e "$work/scaled" ]; then
     say "exercise 18: the capture did not finish (exit $st) after deployment $deployment was scaled to $((replicas + 1)): scaling it back to $replicas replicas"
-    if kubectl -n "$ns" scale deployment "$name" --replicas="$replicas" >&2; then say "exercise 18: deployment $deployment is back at $replicas replicas"
+    if scale_to "$replicas"; then say "exercise 18: deployment $deployment is back at $replicas replicas"
     else say "exercise 18: scaling back FAILED; scale deployment $deployment to $replicas replicas yourself"; fi
   fi
   rm -rf "$tmp" ${work:+"$work"}
+  trap - EXIT
   exit "$st"
 }
+# A signal: no second one interrupts what follows; end the running command; exit, so finish runs.
+on_signal() { # status, signal, what happened
+  set +e
+  trap '' INT TERM HUP PIPE
+  stop_child
+  say "$3 ($2): nothing is kept"
+  exit "$1"
+}
 trap finish EXIT
-trap 'say "interrupted (SIGINT): nothing is kept"; exit 130' INT
-trap 'say "terminated (SIGTERM): nothing is kept"; exit 143' TERM
+trap 'on_signal 130 SIGINT interrupted' INT
+trap 'on_signal 143 SIGTERM terminated' TERM
+trap 'on_signal 129 SIGHUP "hung up"' HUP
+trap 'on_signal 141 SIGPIPE "its output was closed"' PIPE
 chmod 755 "$tmp"
 
 # One cell: writes its command, runs exactly that with sh, keeps stdout as the output.
@@ -270,7 +414,13 @@ cell() { # exercise axis
   printf 'exercise=%s\naxis=%s\nbackend=%s\n' "$1" "$2" "$mode" >"$dir/cell"
   cat >"$dir/command"
   say "exercise $1 ($mode): running ex$1-$mode/command"
-  if ! sh "$dir/command" >"$dir/output" 2>"$dir/stderr"; then
+  # In the background, and waited for: a signal's trap runs at once (a shell runs it only after a
+  # command in the foreground ends) and ends the command (stop_child).
+  sh "$dir/command" >"$dir/output" 2>"$dir/stderr" </dev/null &
+  child=$!
+  cst=0; wait "$child" || cst=$?
+  child=""
+  if [ "$cst" != 0 ]; then
     cat "$dir/stderr" >&2
     die "exercise $1: the command failed (above); nothing was kept"
   fi
@@ -305,6 +455,8 @@ for e in $exercises; do
 # "$marker" entry is kept whole: its line and, for klog's multi-line value (key=<),
 # the tab-indented lines up to the " >" line.
 rotated() { [ "\$(ls -Li '$log' 2>/dev/null | awk '{ print \$1 }')" != '$inode' ] || [ "\$(wc -c <'$log')" -lt $((from - 1)) ]; }
+json_log() { tail -c +$from '$log' | head -c 4096 | grep -q '^{"log":'; }
+json="kube-proxy's log $log ($real_log) is written by Docker's json-file logging driver (cri-dockerd), whose {\"log\":...} lines this kit does not read. It was empty when the capture started, so this shows only now. Give --log a file kube-proxy writes itself (its --log-file, with --logtostderr=false), or capture on a node whose runtime writes CRI logs (containerd, CRI-O)."
 rotation='kube-proxy log $log was rotated (by the kubelet) during the capture: it is now another file, and the sync entries written since byte $from cannot be read whole from it; capture again'
 echo '# change: deployment=$deployment'
 echo '# change: service=$ns/$svc'
@@ -315,12 +467,19 @@ cat '$work/before'
 echo '# <== rules before the scale'
 $svc_lines '$work/before' | grep -q -F $svc_names || { echo 'the rules before the scale show no endpoints of service $ns/$svc ($dump): is it the Service in front of deployment $deployment (--service NAME)? Nothing was changed.' >&2; exit 1; }
 echo '# kubeproxy_sync_* metrics before'
-if m=\$($get '$metrics/metrics' 2>&1); then printf '%s\n' "\$m" | grep '^kubeproxy_sync_' || echo '# (no kubeproxy_sync_* metric at $metrics/metrics)'; else echo "# metrics unreachable at $metrics/metrics: \$(printf '%s' "\$m" | head -n 1)"; fi
+$snapshot
 : >'$work/scaled'
 s=0; kubectl -n '$ns' scale deployment '$name' --replicas=$((replicas + 1)) >'$work/kubectl' 2>&1 || s=\$?
 echo "# change: scale_to=$((replicas + 1))"
 echo "# change: scale_exit=\$s"; sed 's/^/# kubectl: /' '$work/kubectl'
-if [ \$s != 0 ]; then rm -f '$work/scaled'; echo "kubectl scale deployment $deployment failed (exit \$s), so nothing changed and nothing was kept; kubectl said:" >&2; cat '$work/kubectl' >&2; exit 1; fi
+if [ \$s != 0 ]; then
+  # kubectl can fail after the API server applied the scale (its answer lost): read the replicas back.
+  r=\$(kubectl -n '$ns' get deployment '$name' -o 'jsonpath={.spec.replicas}' 2>/dev/null) || r=''
+  if [ "\$r" = '$replicas' ]; then rm -f '$work/scaled'; echo "kubectl scale deployment $deployment failed (exit \$s), so nothing changed and nothing was kept; kubectl said:" >&2
+  elif [ -n "\$r" ]; then echo "kubectl scale deployment $deployment exited \$s, yet the Deployment now has \$r replicas (it had $replicas): the scale was applied, so it is scaled back; nothing was kept; kubectl said:" >&2
+  else echo "kubectl scale deployment $deployment exited \$s, and its replicas cannot be read back: it may have been applied, so it is scaled back to $replicas; nothing was kept; kubectl said:" >&2; fi
+  cat '$work/kubectl' >&2; exit 1
+fi
 s=0; kubectl -n '$ns' rollout status deployment '$name' --timeout=180s >'$work/kubectl' 2>&1 || s=\$?
 echo "# change: rollout_exit=\$s"; sed 's/^/# kubectl: /' '$work/kubectl'
 if [ \$s != 0 ]; then echo "kubectl rollout status deployment $deployment failed (exit \$s); kubectl said:" >&2; cat '$work/kubectl' >&2; exit 1; fi
@@ -330,6 +489,7 @@ r=\$(kubectl -n '$ns' get deployment '$name' -o 'jsonpath={.status.readyReplicas
 echo "# change: ready_after=\$r"
 i=0; until tail -c +$from '$log' | grep -q '"$marker"' && tail -c +$from '$log' | grep -q -F $svc_names; do
   ! rotated || { echo "\$rotation" >&2; exit 1; }
+  ! json_log || { echo "\$json" >&2; exit 1; }
   i=\$((i + 1)); [ \$i -le 60 ] || { echo 'no "$marker" entry writing service $ns/$svc in $log within 60 s after the rollout: is kube-proxy at verbosity 9, and is $ns/$svc the Service in front of deployment $deployment?' >&2; exit 1; }
   sleep 1
 done
@@ -352,11 +512,11 @@ tail -c +$from '$log' | awk -v marker='"$marker"' '
   }' || exit 1
 ! rotated || { echo "\$rotation" >&2; exit 1; }
 echo '# kubeproxy_sync_* metrics after'
-if m=\$($get '$metrics/metrics' 2>&1); then printf '%s\n' "\$m" | grep '^kubeproxy_sync_' || echo '# (no kubeproxy_sync_* metric at $metrics/metrics)'; else echo "# metrics unreachable at $metrics/metrics: \$(printf '%s' "\$m" | head -n 1)"; fi
+$snapshot
 EOF18
       if [ "$scale_back" = 1 ]; then
         say "exercise 18: scaling deployment $deployment back to $replicas replicas"
-        if kubectl -n "$ns" scale deployment "$name" --replicas="$replicas" >&2; then rm -f "$work/scaled"
+        if scale_to "$replicas"; then rm -f "$work/scaled"
         else say "exercise 18: scaling back failed; scale $deployment to $replicas yourself"; rm -f "$work/scaled"; fi
       else
         rm -f "$work/scaled"
@@ -387,6 +547,6 @@ chmod -R a+rX "$tmp"
 mv "$tmp" "$out" || die "cannot move the capture to $out; nothing was kept"
 tmp=""
 rm -rf ${work:+"$work"}; work=""
-trap - EXIT INT TERM
+trap - EXIT INT TERM HUP PIPE
 say "captured $n cell(s) into $out (kube-proxy $version, mode $mode, kernel $kernel, $captured_at)"
 say "next, on your checkout of the site: npm run evidence -- add $out"
