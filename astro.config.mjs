@@ -28,6 +28,8 @@ const moved = new Set(
 );
 /** @param {string} path */
 const isMoved = (path) => moved.has(path);
+// A cell's own page (rows/<axis>/<backend>/) is for sharing and noindex; the axis page is listed.
+const cellPage = new RegExp(`^${joinBase(base, 'rows/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^/]+/[^/]+/$`);
 
 /**
  * One line in the build log for each thing the build leaves out because it was not told it.
@@ -96,7 +98,9 @@ export default defineConfig({
       ? [
           sitemap({
             filter: (page) =>
-              new URL(page).pathname !== joinBase(base, routes.search) && !isMoved(new URL(page).pathname),
+              new URL(page).pathname !== joinBase(base, routes.search) &&
+              !isMoved(new URL(page).pathname) &&
+              !cellPage.test(new URL(page).pathname),
           }),
         ]
       : []),

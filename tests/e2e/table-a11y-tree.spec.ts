@@ -19,6 +19,8 @@ interface Cite {
 }
 interface Cell {
   url: string;
+  /** The cell's own page, where its one link goes. */
+  share: string;
   provenance: Provenance;
   short: string;
   answer: string;
@@ -166,7 +168,7 @@ const openStops = (cell: Cell): string[] => [
   ...(cell.evidence ? [`link ${path(cell.evidence)}`] : []),
   ...(cell.provenance === 'to-measure' ? ['link /exercise/'] : []),
   ...cell.cites.map((c) => `link ${path(c.excerpt)}`),
-  `link ${path(cell.url)}`,
+  `link ${path(cell.share)}`,
 ];
 
 interface Stop {

@@ -162,6 +162,8 @@ function place(model: TableModel, spec: RouteSpec): Place {
         description: `${shortWords(cell)} (${provenanceWords(cell)})`,
         section: TABLE_SECTION,
         image: { path: routes.axisPreview(axis.id), alt: axisAlt(axis) },
+        // A page to share, not to find: its words are the axis page's, which search and crawlers index.
+        noindex: true,
       };
     }
     case 'evidence': {
