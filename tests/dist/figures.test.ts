@@ -14,6 +14,7 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { assembleTable } from '../../src/lib/content/model.ts';
 import { assembleFigure, drawingName } from '../../src/lib/figures/model.ts';
 import { stagesOurs } from '../../src/lib/figures/layout.ts';
+import { bySource } from '../../src/lib/view/model.ts';
 import { routes } from '../../src/lib/routes.ts';
 import { normaliseBase, joinBase } from '../../src/lib/base.ts';
 import { inlineAttributes } from '../../src/lib/csp.ts';
@@ -114,7 +115,9 @@ for (const { figure, path } of placements) {
         .get();
       assert.deepEqual(
         links,
-        item.cites.map((c) => joinBase(base, c.href)),
+        bySource(item.cites)
+          .flatMap((g) => g.cites)
+          .map((c) => joinBase(base, c.href)),
         `${item.id}: the same citations, linking to the excerpts`,
       );
       // Stages that are all our own grouping are marked once, in the text's intro, not one by one.

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { plainText } from '../../src/lib/markdown.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
-import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON } from '../../src/lib/view/model.ts';
-import { citeText } from '../../src/lib/claims/cite-text.ts';
+import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON, bySource } from '../../src/lib/view/model.ts';
+import { shortLines } from '../../src/lib/claims/cite-text.ts';
 import { READING_LABEL } from '../../src/lib/claims/syntax.ts';
 import { routes } from '../../src/lib/routes.ts';
 import { normaliseBase } from '../../src/lib/base.ts';
@@ -273,24 +273,28 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
       assert.equal(links.attr('href'), base + routes.cellPage(axis.id, cell.backend.id), `${where}: cell link inside`);
       assert.equal(links.attr('data-copy-link'), '', `${where}: the cell link is what copies`);
       assert.equal(td.find('button').length, 0, `${where}: no second copy control`);
+      // One group per source, in the order of its first citation: the source named once, then its lines.
+      const grouped = bySource(cell.cites);
+      const inOrder = grouped.flatMap((g) => g.cites);
       const cites = td
         .find('.cite-list a')
         .map((_, a) => $(a).attr('href'))
         .get();
       assert.deepEqual(
         cites,
-        cell.cites.map((c) => base + c.href),
-        `${where}: cites, in the disclosure`,
+        inOrder.map((c) => base + c.href),
+        `${where}: cites, in the disclosure, grouped by source`,
       );
       details.find('.cite-list a').each((i, a) => {
-        const ref = cell.cites[i]!;
+        const ref = inOrder[i]!;
         assert.equal($(a).attr('href'), base + ref.href);
-        assert.equal(
-          $(a).text(),
-          citeText(ref.source.label, ref.excerpt.lines),
-          `${where}: a cite link names its source and lines`,
-        );
+        assert.equal($(a).text(), shortLines(ref.excerpt.lines), `${where}: a cite link names its lines`);
       });
+      assert.equal(
+        plain(details.find('.cell-how .cite-list').first()),
+        grouped.map((g) => `${g.label} ${g.cites.map((c) => shortLines(c.excerpt.lines)).join(', ')}`).join('; '),
+        `${where}: each source named once, before its lines`,
+      );
       assert.equal(badge.find('a').length, 0, `${where}: no links in the compact badge`);
       if (cell.provenance === 'cited')
         // The compact badge names each source once; the excerpt links are in the full answer.

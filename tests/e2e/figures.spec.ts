@@ -14,7 +14,8 @@ import { assembleTable } from '../../src/lib/content/model.ts';
 import { assembleFigure, drawingName, type FigureModel } from '../../src/lib/figures/model.ts';
 import { layoutFigure, stagesOurs } from '../../src/lib/figures/layout.ts';
 import { routes } from '../../src/lib/routes.ts';
-import { citeText } from '../../src/lib/claims/cite-text.ts';
+import { shortLines } from '../../src/lib/claims/cite-text.ts';
+import { bySource } from '../../src/lib/view/model.ts';
 
 const data = await loadContent('content');
 const table = assembleTable(data);
@@ -106,7 +107,8 @@ async function axNode(cdp: CDPSession, selector: string): Promise<AXNode> {
 /** What a step reads as: its label, then its citation links (source and lines), or "our reading". */
 function stepReading(s: FigureModel['steps'][number]): string[] {
   if (s.reading) return [s.label, 'our reading'];
-  return [s.label, ...s.cites.map((c) => citeText(c.source.label, c.excerpt.lines))];
+  // Its sources, each named once before its excerpts' lines (CiteLinks).
+  return [s.label, ...bySource(s.cites).flatMap((g) => [g.label, ...g.cites.map((c) => shortLines(c.excerpt.lines))])];
 }
 
 for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure === p.figure) === i)) {
@@ -145,8 +147,10 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
     for (const s of place.figure.steps.filter((x) => !x.reading)) {
       const links = page.locator(`#${routes.figureStepFragment(place.figure.id, s.id)} .cite-list a`);
       await expect(links).toHaveCount(s.cites.length);
-      for (const [i, c] of s.cites.entries())
-        await expect(links.nth(i)).toHaveAccessibleName(citeText(c.source.label, c.excerpt.lines));
+      for (const [i, c] of bySource(s.cites)
+        .flatMap((g) => g.cites)
+        .entries())
+        await expect(links.nth(i)).toHaveAccessibleName(shortLines(c.excerpt.lines));
     }
   });
 }

@@ -134,9 +134,9 @@ function readingOrder(cell: Cell): string[] {
     ];
   }
   if (cell.provenance === 'measured') {
-    return [cell.answer, 'Evidence, captured', 'Also cited:', ...citeFragments(cell.cites)];
+    return [cell.answer, 'Evidence, captured', 'Sources:', ...citeFragments(cell.cites)];
   }
-  return [cell.answer, 'Cited:', ...citeFragments(cell.cites)];
+  return [cell.answer, 'Sources:', ...citeFragments(cell.cites)];
 }
 
 const path = (u: string) => {
@@ -167,7 +167,7 @@ function expectedStops(model: Model, js: boolean): string[] {
 const openStops = (cell: Cell): string[] => [
   ...(cell.evidence ? [`link ${path(cell.evidence)}`] : []),
   ...(cell.provenance === 'to-measure' ? ['link /exercise/'] : []),
-  ...cell.cites.map((c) => `link ${path(c.excerpt)}`),
+  ...bySource(cell.cites).flatMap(([, cites]) => cites.map((c) => `link ${path(c.excerpt)}`)),
   `link ${path(cell.share)}`,
 ];
 

@@ -40,3 +40,16 @@ export const PROVENANCE_LABEL: Record<Provenance, string> = {
 
 /** Each kind's icon, so badges differ in shape as well as in words (never colour alone). */
 export const PROVENANCE_ICON: Record<Provenance, string> = { measured: '✓', 'to-measure': '◌', cited: '§' };
+
+/**
+ * Citations grouped by their source, each source once, in the order its first citation came, its
+ * citations in theirs: how a cell's or a figure step's sources read ("iptables/proxier.go L374–375,
+ * L55–68; KEP-3866 L120–124").
+ */
+export function bySource<T extends { source: { label: string } }>(
+  cites: readonly T[],
+): Array<{ label: string; cites: T[] }> {
+  const groups = new Map<string, T[]>();
+  for (const c of cites) groups.set(c.source.label, [...(groups.get(c.source.label) ?? []), c]);
+  return [...groups].map(([label, list]) => ({ label, cites: list }));
+}
