@@ -58,6 +58,13 @@ export const excerptSchema = z
     quote: z.string().min(1).max(600, 'quotes must be short (at most 600 characters)').optional(),
     /** Where a quote breaks off mid-sentence (mid-line in YAML or code); shown as an ellipsis there. */
     cut: z.enum(['start', 'end', 'both']).optional(),
+    /**
+     * How a quote that spans more than one block of its source keeps that block's shape (written as a
+     * `|-` block with the source's line breaks): `markdown` for a heading with its items or a list
+     * (shown as a heading and a list, the markers not as text), `sample` for lines of a code block
+     * such as sample output (shown preformatted, line for line). Checked by verify-quotes (quoteShape).
+     */
+    form: z.enum(['markdown', 'sample']).optional(),
     note: z.string().min(1).optional(),
     /**
      * A code note's short verbatim identifier or string literal from its lines, to re-find them (required on
@@ -73,6 +80,10 @@ export const excerptSchema = z
   .refine((e) => e.cut === undefined || e.quote !== undefined, {
     message: 'cut marks where a quote is cut; a note has none',
     path: ['cut'],
+  })
+  .refine((e) => e.form === undefined || (e.quote !== undefined && e.quote.includes('\n')), {
+    message: "form keeps a quote's lines: write the quote as a |- block with the source's line breaks",
+    path: ['form'],
   });
 
 /**
