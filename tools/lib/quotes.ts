@@ -231,7 +231,8 @@ export function quoteShape(
   const fileLines = splitLines(fileText);
   const [a, b] = span;
   const inCode = fileLines.slice(0, a - 1).filter((l) => FENCE.test(l)).length % 2 === 1;
-  let blocks = 0;
+  // A heading is one line, so a quote that starts with one and goes on crosses into the next block.
+  let blocks = !inCode && b > a && /^\s*#{1,6}\s/.test(fileLines[a - 1] ?? '') ? 1 : 0;
   if (!inCode) for (let n = a + 1; n <= b; n++) if (opensBlock(fileLines, n)) blocks++;
   const where = a === b ? `line ${a}` : `lines ${a}-${b}`;
   if (inCode && b > a && form !== 'sample')
