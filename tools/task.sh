@@ -194,6 +194,7 @@ case "$task" in
   verify-anchors) node tools/verify-anchors.ts "$@" ;;
   verify-drift) node tools/verify-drift.ts "$@" ;;
   evidence) node tools/evidence.ts "$@" ;;
+  release-check) node tools/release-check.ts "$@" ;;
   bench) install_if_stale tools/lighthouse; node tools/bench.ts "$@" ;;
   stress) builds; node tools/stress.ts "$@" ;;
   lab)
@@ -209,5 +210,5 @@ case "$task" in
     playwright test
     lab_check
     ;;
-  *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|verify-anchors|verify-drift|evidence|lab [check]" >&2; exit 2 ;;
+  *) echo "usage: tools/task.sh serve|dev|test|stress|build|preview|check|unit|e2e|bench|verify-quotes|verify-anchors|verify-drift|evidence|release-check|lab [check]" >&2; exit 2 ;;
 esac

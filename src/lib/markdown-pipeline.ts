@@ -29,6 +29,10 @@ export function markdownConfig(base: string) {
         [rehypeBaseLinks, { base }],
       ],
     }),
+    // No typographic quotes or dashes on the pages either: a page quotes the exercise and the KEPs
+    // verbatim (the exercise page is the seed word for word), and "x" or kube-proxy's must stay the
+    // characters the source has, as they do in the YAML fields (content/render.ts).
+    smartypants: false,
     syntaxHighlight: 'shiki' as const,
     shikiConfig: {
       // The high-contrast pair passes WCAG AA colour contrast in both schemes (github-light does not).

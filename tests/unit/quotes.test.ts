@@ -11,9 +11,12 @@ import {
   checkQuoteRange,
   normaliseWhitespace,
   quoteCut,
+  quoteShape,
   quoteSpan,
   verifyQuotes,
 } from '../../tools/lib/quotes.ts';
+import { quoteBlocks, renderQuoteBlocks } from '../../src/lib/content/quote-blocks.ts';
+import { plainRender } from '../../src/lib/content/inline.ts';
 import { haveShared, sharedPath } from '../support/shared.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -183,6 +186,87 @@ test('quoteCut: code blocks and YAML are cut mid-line, not mid-sentence', () => 
 
 /** Where each FIXTURE excerpt was read from: a YAML file and its index there. */
 const origin = (index: number) => ({ file: 'FIXTURE.yaml', index });
+
+// A FIXTURE source with a heading and its items, a list, a paragraph whose line starts with a year,
+// and sample output in a code block.
+const shaped = [
+  '#### Stage 3 (1.40)',
+  '',
+  '- The gate is flipped to `Default: false`, and the docs',
+  '  updated.',
+  '- The docs say so.',
+  '',
+  'Kernels too old will be out of LTS by the end of',
+  '2026. At that point nothing else changes.',
+  '',
+  '```shell',
+  'Chain KUBE-MARK-DROP (0 references)',
+  'target     prot opt source               destination         ',
+  'MARK       all  --  0.0.0.0/0            0.0.0.0/0            MARK or 0x8000',
+  '```',
+  '',
+].join('\n');
+
+test('quoteShape: a quote that joins a heading to its item, or two items, needs form: markdown and the lines', () => {
+  const folded = 'Stage 3 (1.40) - The gate is flipped to `Default: false`, and the docs updated.';
+  const bad = quoteShape(folded, shaped, [1, 4], undefined);
+  assert.equal(bad.ok, false);
+  assert.match(!bad.ok ? bad.problem : '', /runs across Markdown blocks .*lines 1-4.*form: markdown/);
+  const kept = '#### Stage 3 (1.40)\n\n- The gate is flipped to `Default: false`, and the docs\n  updated.';
+  assert.deepEqual(quoteShape(kept, shaped, [1, 4], 'markdown'), { ok: true });
+  const twoItems = 'updated.\n- The docs say so.';
+  assert.deepEqual(quoteShape(twoItems, shaped, [4, 5], 'markdown'), { ok: true }); // first line cut inside its line
+  const reflowed = '#### Stage 3 (1.40)\n\n- The gate is flipped to `Default: false`,\nand the docs updated.';
+  assert.equal(quoteShape(reflowed, shaped, [1, 4], 'markdown').ok, false); // line breaks not the source's
+  // One item alone is one block: no form needed, and form: markdown is refused.
+  const one = 'The gate is flipped to `Default: false`, and the docs updated.';
+  assert.deepEqual(quoteShape(one, shaped, [3, 4], undefined), { ok: true });
+  assert.equal(
+    quoteShape(`- ${one}`.replace(' and the docs ', ' and the docs\n'), shaped, [3, 4], 'markdown').ok,
+    false,
+  );
+});
+
+test('quoteShape: "2026." inside a paragraph is no list item', () => {
+  const q = 'Kernels too old will be out of LTS by the end of 2026. At that point nothing else changes.';
+  assert.deepEqual(quoteShape(q, shaped, [7, 8], undefined), { ok: true });
+});
+
+test('quoteShape: sample output spanning lines of a code block needs form: sample, line for line', () => {
+  const lines = [
+    'Chain KUBE-MARK-DROP (0 references)',
+    'target     prot opt source               destination',
+    'MARK       all  --  0.0.0.0/0            0.0.0.0/0            MARK or 0x8000',
+  ];
+  assert.match(
+    ((r) => (r.ok ? '' : r.problem))(quoteShape(lines.join(' '), shaped, [11, 13], undefined)),
+    /lines 11-13 of a code block.*form: sample/,
+  );
+  assert.deepEqual(quoteShape(lines.join('\n'), shaped, [11, 13], 'sample'), { ok: true });
+  const squeezed = [lines[0], 'target prot opt source destination', lines[2]].join('\n');
+  assert.equal(quoteShape(squeezed, shaped, [11, 13], 'sample').ok, false); // its spacing is the source's
+  assert.equal(
+    quoteShape('Kernels too old will be out of LTS by the end of\n2026.', shaped, [7, 8], 'sample').ok,
+    false,
+  );
+});
+
+test('renderQuoteBlocks: a heading stays a heading (not a page heading), items a list, a sample preformatted', async () => {
+  const md = '#### Stage 3 (1.40)\n\n- The gate is flipped, and the docs\n  updated.\n- The docs say so.';
+  assert.deepEqual(quoteBlocks(md), [
+    { kind: 'heading', text: 'Stage 3 (1.40)' },
+    { kind: 'item', text: 'The gate is flipped, and the docs updated.' },
+    { kind: 'item', text: 'The docs say so.' },
+  ]);
+  assert.equal(
+    await renderQuoteBlocks(plainRender, md, 'markdown'),
+    '<p class="quote-heading">Stage 3 (1.40)</p><ul><li>The gate is flipped, and the docs updated.</li><li>The docs say so.</li></ul>',
+  );
+  assert.equal(
+    await renderQuoteBlocks(plainRender, 'MARK  all  --  0.0.0.0/0   \nMARK or <x>', 'sample'),
+    '<pre class="quote-sample">MARK  all  --  0.0.0.0/0\nMARK or &lt;x&gt;</pre>',
+  );
+});
 
 test('verifyQuotes reports a too-wide range and a cut that does not match the source, each at its field', () => {
   const sources = [{ id: 'fixture-kep', repo: 'kubernetes/enhancements', path: 'keps/fixture/README.md' }];

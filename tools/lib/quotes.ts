@@ -184,12 +184,100 @@ export function quoteCut(
   return cutStart && cutEnd ? 'both' : cutStart ? 'start' : cutEnd ? 'end' : undefined;
 }
 
+/** How a quote keeps the blocks of its source (an excerpt's `form`, src/lib/content/schemas.ts). */
+export type QuoteForm = 'markdown' | 'sample';
+
+const FENCE = /^\s*(?:```|~~~)/;
+const HEADING_OR_BULLET = /^\s*(?:[*+-]|#{1,6})(?:\s|$)/;
+const NUMBERED = /^\s*\d+[.)](?:\s|$)/;
+
+/**
+ * Whether line `n` (1-based) opens a heading or a list item. A numbered line opens one only after a
+ * blank line or another item: inside a paragraph "2026. At that point" goes on with the paragraph
+ * (CommonMark lets only a list starting at 1 interrupt a paragraph; after a blank line it starts one anyway).
+ */
+function opensBlock(fileLines: string[], n: number): boolean {
+  const line = fileLines[n - 1] ?? '';
+  if (HEADING_OR_BULLET.test(line)) return true;
+  if (!NUMBERED.test(line)) return false;
+  const before = fileLines[n - 2] ?? '';
+  return before.trim() === '' || HEADING_OR_BULLET.test(before) || NUMBERED.test(before) || /^\s*1[.)]\s/.test(line);
+}
+
+/** Lines without their common indentation and trailing white space; blank lines dropped when `dropBlank`. */
+function shapeLines(lines: string[], dropBlank: boolean): string[] {
+  const kept = lines.map((l) => l.replace(/\s+$/, ''));
+  const indent = Math.min(...kept.filter((l) => l !== '').map((l) => /^\s*/.exec(l)![0].length));
+  return kept.filter((l) => !dropBlank || l !== '').map((l) => l.slice(Number.isFinite(indent) ? indent : 0));
+}
+
+/**
+ * Whether a quote keeps the shape of the source blocks it spans: a quote that runs from one Markdown
+ * block into the next (a heading into its item, one list item into another) is written with the
+ * source's line breaks and `form: markdown`, so it renders as a heading and a list rather than one
+ * line with literal markers; one that spans lines of a code block (sample output) is written line for
+ * line with `form: sample`. With a form, the quote's lines are the source's lines (the first may start
+ * inside its line and the last end inside its line; indentation common to all and trailing white
+ * space aside; `markdown` also sets blank lines aside).
+ */
+export function quoteShape(
+  quote: string,
+  fileText: string,
+  lines: [number, number],
+  form: QuoteForm | undefined,
+): QuoteCheck {
+  const span = quoteSpan(quote, fileText, lines);
+  if (span === null) return { ok: true }; // checkQuote reports it
+  const fileLines = splitLines(fileText);
+  const [a, b] = span;
+  const inCode = fileLines.slice(0, a - 1).filter((l) => FENCE.test(l)).length % 2 === 1;
+  // A heading is one line, so a quote that starts with one and goes on crosses into the next block.
+  let blocks = !inCode && b > a && /^\s*#{1,6}\s/.test(fileLines[a - 1] ?? '') ? 1 : 0;
+  if (!inCode) for (let n = a + 1; n <= b; n++) if (opensBlock(fileLines, n)) blocks++;
+  const where = a === b ? `line ${a}` : `lines ${a}-${b}`;
+  if (inCode && b > a && form !== 'sample')
+    return {
+      ok: false,
+      problem: `the quote spans ${where} of a code block: write it line for line as a |- block with form: sample`,
+    };
+  if (blocks > 0 && form !== 'markdown')
+    return {
+      ok: false,
+      problem: `the quote runs across Markdown blocks (a heading or list items, ${where}): write it as a |- block with the source's line breaks and form: markdown, or cut it to one block`,
+    };
+  if (form === 'sample' && !inCode) return { ok: false, problem: 'form: sample is for lines of a code block; drop it' };
+  if (form === 'markdown' && blocks === 0)
+    return {
+      ok: false,
+      problem: 'form: markdown is for a quote that spans Markdown blocks; this one is one block, so drop it',
+    };
+  if (form === undefined) return { ok: true };
+  const dropBlank = form === 'markdown';
+  const want = shapeLines(fileLines.slice(a - 1, b), dropBlank);
+  const have = shapeLines(quote.split('\n'), dropBlank);
+  const same =
+    want.length === have.length &&
+    have.every((l, i) => {
+      const w = want[i]!;
+      if (form === 'markdown' ? l.trim() === w.trim() : l === w) return true;
+      if (i === 0 && w.trimEnd().endsWith(l.trim())) return true;
+      return i === have.length - 1 && w.trimStart().startsWith(l.trim());
+    });
+  return same
+    ? { ok: true }
+    : {
+        ok: false,
+        problem: `with form: ${form} the quote keeps the source's lines (${where}); its lines differ from them: "${snippet(have.join(' / '))}"`,
+      };
+}
+
 /** The repository whose pinned copy quotes are checked against. */
 export const QUOTED_REPO = 'kubernetes/enhancements';
 
 interface QuoteExcerpt extends CheckedExcerpt {
   quote?: string;
   cut?: QuoteCut;
+  form?: QuoteForm;
 }
 
 /** What an excerpt says of its cut, and what the source says. */
@@ -210,7 +298,7 @@ export const quoteRule: ExcerptRule<CheckedSource, QuoteExcerpt> = {
   covers: (excerpt, source) => excerpt.quote !== undefined && (source === undefined || source.repo === QUOTED_REPO),
   upstream: upstreamPath,
   missing: (file) => ({ field: 'quote', problem: `file not found: ${file}` }),
-  check: ({ quote = '', lines, cut }, text, file) => {
+  check: ({ quote = '', lines, cut, form }, text, file) => {
     const found = checkQuote(quote, text, lines);
     if (!found.ok) return [{ field: 'quote', problem: `${file}: ${found.problem}` }];
     const findings: Finding[] = [];
@@ -218,6 +306,8 @@ export const quoteRule: ExcerptRule<CheckedSource, QuoteExcerpt> = {
     if (!range.ok) findings.push({ field: 'lines', problem: `${file}: ${range.problem}` });
     const is = quoteCut(quote, text, lines, { lineOriented: /\.ya?ml$/.test(file) });
     if (is !== cut) findings.push({ field: 'cut', problem: `${file}: ${cutFinding(cut, is)}` });
+    const shape = /\.ya?ml$/.test(file) ? ({ ok: true } as const) : quoteShape(quote, text, lines, form);
+    if (!shape.ok) findings.push({ field: 'form', problem: `${file}: ${shape.problem}` });
     return findings;
   },
 };

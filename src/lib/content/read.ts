@@ -26,6 +26,7 @@ import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage } from '../claims/page-scan.ts';
 import { countEvidenceOutput } from './evidence-checks.ts';
 import { renderInline, type Render } from './inline.ts';
+import { renderQuoteBlocks } from './quote-blocks.ts';
 import type {
   Origin,
   SiteEntry,
@@ -216,7 +217,9 @@ export async function readExcerpts(folder: string): Promise<Read<ParsedExcerpt>>
 export const renderExcerpt = async (e: ParsedExcerpt, render: Render): Promise<ExcerptEntry> => ({
   ...e,
   html: {
-    ...(e.quote !== undefined && { quote: await renderInline(render, e.quote) }),
+    ...(e.quote !== undefined && {
+      quote: e.form ? await renderQuoteBlocks(render, e.quote, e.form) : await renderInline(render, e.quote),
+    }),
     ...(e.note !== undefined && { note: await renderInline(render, e.note) }),
     answers: await renderInline(render, e.answers),
   },

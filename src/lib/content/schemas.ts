@@ -14,13 +14,36 @@ const lineRange = z
   .tuple([z.number().int().positive(), z.number().int().positive()])
   .refine(([a, b]) => a <= b, 'first line must not be after the last line');
 
-export const siteSchema = z.strictObject({
-  title: z.string().min(1),
-  shortTitle: z.string().min(1),
-  description: z.string().min(20),
-  /** The Kubernetes release every status statement on the site is "as of". */
-  asOf: z.string().regex(/^v\d+\.\d+$/, 'must look like v1.37'),
-});
+/** A k8s.io/kubernetes module version: a release tag, or a prerelease such as v1.38.0-beta.0. */
+const moduleVersion = z.string().regex(/^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, 'must look like v1.37.2');
+
+export const siteSchema = z
+  .strictObject({
+    title: z.string().min(1),
+    shortTitle: z.string().min(1),
+    description: z.string().min(20),
+    /** The Kubernetes release every status statement on the site is "as of". */
+    asOf: z.string().regex(/^v\d+\.\d+$/, 'must look like v1.37'),
+    /**
+     * Why that release: written by `npm run release-check` (tools/release-check.ts), never by hand. The
+     * release the lab builds (lab/go.mod) and what `go list -m -versions k8s.io/kubernetes` listed, when.
+     */
+    release: z
+      .strictObject({
+        lab: moduleVersion,
+        checked: z.iso.datetime(),
+        command: z.literal('go list -m -versions k8s.io/kubernetes'),
+        proxy: z.string().min(1),
+        newest: moduleVersion,
+        newestPrerelease: moduleVersion.optional(),
+        listed: z.number().int().positive(),
+      })
+      .optional(),
+  })
+  .refine((s) => !s.release || s.asOf === s.release.lab.replace(/^(v\d+\.\d+)\..*$/, '$1'), {
+    path: ['asOf'],
+    message: 'asOf names the minor release of release.lab, the release the lab builds (npm run release-check)',
+  });
 
 export const sourceSchema = z
   .strictObject({
@@ -58,6 +81,13 @@ export const excerptSchema = z
     quote: z.string().min(1).max(600, 'quotes must be short (at most 600 characters)').optional(),
     /** Where a quote breaks off mid-sentence (mid-line in YAML or code); shown as an ellipsis there. */
     cut: z.enum(['start', 'end', 'both']).optional(),
+    /**
+     * How a quote that spans more than one block of its source keeps that block's shape (written as a
+     * `|-` block with the source's line breaks): `markdown` for a heading with its items or a list
+     * (shown as a heading and a list, the markers not as text), `sample` for lines of a code block
+     * such as sample output (shown preformatted, line for line). Checked by verify-quotes (quoteShape).
+     */
+    form: z.enum(['markdown', 'sample']).optional(),
     note: z.string().min(1).optional(),
     /**
      * A code note's short verbatim identifier or string literal from its lines, to re-find them (required on
@@ -73,6 +103,10 @@ export const excerptSchema = z
   .refine((e) => e.cut === undefined || e.quote !== undefined, {
     message: 'cut marks where a quote is cut; a note has none',
     path: ['cut'],
+  })
+  .refine((e) => e.form === undefined || (e.quote !== undefined && e.quote.includes('\n')), {
+    message: "form keeps a quote's lines: write the quote as a |- block with the source's line breaks",
+    path: ['form'],
   });
 
 /**
