@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drainReadings, readDrain, rulesEndpoints, readConntrack } from '../../src/lib/evidence/drain.ts';
 import { differences } from '../../src/lib/evidence/summary.ts';
+import { compareDrain } from '../../tools/lib/drain-kit.ts';
 
 const CIP = '10.96.0.99';
 const EP: Record<string, string> = { ep1: '10.244.251.11', ep2: '10.244.251.12', ep3: '10.244.251.13' };
@@ -236,4 +237,21 @@ test('drain: the rules and conntrack readers', () => {
     dport: '80',
     replySrc: '10.244.251.13',
   });
+});
+
+test("lab-check's drain comparison: a fresh run against the committed drain evidence of its mode", () => {
+  const committed = read().count!;
+  const fresh = (o: FixtureOptions) =>
+    ({ mode: 'iptables', count: read(o).count! }) as Parameters<typeof compareDrain>[0];
+  const evidence = [
+    { id: 'drain-iptables-fixture', kind: 'drain', backend: 'iptables', count: committed },
+    { id: 'ex18-iptables-fixture', backend: 'iptables', count: {} },
+  ];
+  assert.deepEqual(compareDrain(fresh({ held: 'ep2' }), evidence).diff, []);
+  const changed = compareDrain(fresh({ heldAfter: 'error EOF' }), evidence);
+  assert.equal(changed.id, 'drain-iptables-fixture');
+  assert.deepEqual(changed.diff, [
+    ['tcp-removed: held connection after the removal', 'answered by its endpoint', 'failed'],
+  ]);
+  assert.equal(compareDrain(fresh({}), evidence.slice(1)).id, undefined, 'no drain evidence: nothing to compare with');
 });
