@@ -79,9 +79,11 @@ function drainSummary(count: DrainCount): string {
         );
       case 'terminating':
         return (
-          `Endpoint terminating (serving, not ready) beside ready ones: in the rules ${f['beside ready ones: terminating endpoint in the rules']}; ` +
-          `${went(c, c.news['beside ready ones: new connections'])}. Terminating and alone: in the rules ` +
-          `${f['alone: terminating endpoint in the rules']}; ${went(c, c.news['alone: new connections'])}.`
+          `Endpoint terminating (serving, not ready) beside ready ones: the rules ` +
+          `${f['beside ready ones: terminating endpoint in the rules'] === 'yes' ? 'kept it' : 'left it out'}; ` +
+          `${went(c, c.news['beside ready ones: new connections'])}. Terminating and the only endpoint left: the rules ` +
+          `${f['alone: terminating endpoint in the rules'] === 'yes' ? 'kept it' : 'left it out'} ` +
+          `(${f['alone: endpoints in the rules']} endpoint(s) in them); ${went(c, c.news['alone: new connections'])}.`
         );
       case 'udp-removed':
         return (
@@ -91,7 +93,7 @@ function drainSummary(count: DrainCount): string {
       case 'server-stopped':
         return (
           `Endpoint's server stopped, the slice unchanged: the held TCP connection ${f['held connection after the stop']}` +
-          `${f['held connection error'] ? ` (${f['held connection error']})` : ''}; still in the rules: ${f['stopped endpoint in the rules']}; ` +
+          `${f['held connection error'] ? ` (${f['held connection error']})` : ''}; the endpoint stayed in the rules: ${f['stopped endpoint in the rules']}; ` +
           `${went(c, news[0])}.`
         );
     }
