@@ -195,9 +195,10 @@ change() { # mode step slice-args...
   local m=$1 step=$2 o; shift 2
   o=$(log_size "$m")
   printf '==> %s/%s-slice $ kubectl apply -f - (EndpointSlice lab/drain-%s: %s), then: kubectl -n lab get endpointslice drain-%s -o jsonpath=...\n' "$case_" "$step" "$m" "$*" "$m" >>"$T"
-  { slice "$m" "$@" && stored_slice "$m"; } >>"$T" 2>&1
-  printf '<== %s/%s-slice exit=0\n' "$case_" "$step" >>"$T"
-  local i=0; until synced_since "$m" "$o"; do i=$((i + 1)); [ "$i" -le 300 ] || die "drain: $case_: no sync programmed lab/drain-$m's slice in 30 s"; sleep 0.1; done
+  local st=0; { slice "$m" "$@" && stored_slice "$m"; } >>"$T" 2>&1 || st=$?
+  printf '<== %s/%s-slice exit=%s\n' "$case_" "$step" "$st" >>"$T"
+  [ "$st" = 0 ] || die "drain: $case_: kubectl could not write or read lab/drain-$m's slice (exit $st; ${T#"$REPO"/})"
+  local until=$((SECONDS + 30)); until synced_since "$m" "$o"; do [ "$SECONDS" -le "$until" ] || die "drain: $case_: no sync programmed lab/drain-$m's slice in 30 s"; sleep 0.1; done
   rec "$step-sync-log" "tail -c +$(( o + 1 )) $RUN/lab-node-$m/kube-proxy.log | grep -E 'Syncing (iptables|nftables) rules|SyncProxyRules complete|conntrack entr|Network programming'"
   rec "$step-rules" "$(rules_cmd "$m")"
 }
@@ -206,10 +207,10 @@ conntrack_rec() { # mode step proto
 }
 # Back to three ready endpoints, with the rules showing all three (every case starts there).
 reset() { # mode
-  local m=$1 o i=0; o=$(log_size "$m")
+  local m=$1 o until=$((SECONDS + 30)); o=$(log_size "$m")
   slice "$m" ep1=ready ep2=ready ep3=ready >/dev/null
   until [ "$(endpoints_now "$m" tcp | wc -l)" = 3 ] && [ "$(endpoints_now "$m" udp | wc -l)" = 3 ] && synced_since "$m" "$o"; do
-    i=$((i + 1)); [ "$i" -le 300 ] || die "drain: lab/drain-$m's three endpoints never reached lab-node-$m's rules"; sleep 0.1; done
+    [ "$SECONDS" -le "$until" ] || die "drain: lab/drain-$m's three endpoints did not reach lab-node-$m's rules in 30 s"; sleep 0.1; done
 }
 
 # --- the cases ----------------------------------------------------------------------------------
