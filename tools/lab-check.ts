@@ -4,6 +4,9 @@
 // are counted in the fresh output and in the committed output, by the site's own counters, and must
 // be equal. Durations are never compared. A difference fails with both readings side by side.
 //   node tools/lab-check.ts <folder of capture folders> [--content <dir>]
+//   node tools/lab-check.ts --drain <lab/out/drain> [--content <dir>]: the drain run's outcomes per mode
+//     (src/lib/evidence/drain.ts, drainReadings: connection kept or not, where new connections went,
+//     the conntrack entry deleted or not) against the committed drain evidence's
 // Exit 0 when every cell matches, 1 when one differs or cannot be read, 2 on a usage error.
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,16 +14,52 @@ import { describe, type Problem } from '../src/lib/problems.ts';
 import { loadContent } from '../src/lib/content/load.ts';
 import { countOutput, differences, readings } from '../src/lib/evidence/index.ts';
 import { readCapture } from './lib/evidence-kit.ts';
+import { compareDrain, drainFolders, readDrainCapture } from './lib/drain-kit.ts';
 
-const [root, ...rest] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const drain = argv[0] === '--drain';
+const [root, ...rest] = drain ? argv.slice(1) : argv;
 if (!root || root.startsWith('-')) {
-  console.error('usage: node tools/lab-check.ts <folder of capture folders> [--content <dir>]');
+  console.error('usage: node tools/lab-check.ts [--drain] <folder of capture folders> [--content <dir>]');
   process.exit(2);
 }
 const at = rest.indexOf('--content');
 const content = resolve(at >= 0 ? rest[at + 1]! : (process.env.CONTENT_DIR ?? 'content'));
 
 const data = await loadContent(content);
+if (drain) {
+  let bad = false;
+  const folders = drainFolders(root);
+  if (folders.length === 0) {
+    console.log(`lab-check: no drain capture folder under ${root}`);
+    process.exit(1);
+  }
+  for (const folder of folders) {
+    const problems: Problem[] = [];
+    const fresh = readDrainCapture(folder, problems);
+    for (const p of problems) console.log(`lab-check: drain: ${describe(p)}`);
+    if (!fresh) {
+      bad = true;
+      continue;
+    }
+    const { id, diff, size } = compareDrain(fresh, data.evidence);
+    if (!id) {
+      bad = true;
+      console.log(
+        `lab-check: drain, ${fresh.mode}: no committed drain evidence (npm run evidence -- add-drain ${root})`,
+      );
+    } else if (diff.length === 0) console.log(`lab-check: drain, ${fresh.mode}: ${size} readings equal ${id}`);
+    else {
+      bad = true;
+      console.log(`lab-check: drain, ${fresh.mode}: the fresh run differs from ${id}:`);
+      const width = Math.max(...diff.map(([k]) => k.length), 7);
+      console.log(`  ${'reading'.padEnd(width)}  committed  fresh`);
+      for (const [k, a, b] of diff) console.log(`  ${k.padEnd(width)}  ${a.padEnd(9)}  ${b}`);
+    }
+  }
+  console.log(`lab-check: drain: ${folders.length} mode(s) compared, ${bad ? 'FAILED' : 'all equal'}`);
+  process.exit(bad ? 1 : 0);
+}
 const folders = readdirSync(root, { withFileTypes: true })
   .filter((e) => e.isDirectory() && existsSync(join(root, e.name, 'capture.env')))
   .map((e) => join(root, e.name));

@@ -13,7 +13,8 @@
 #   e2e            both builds, then the e2e suite (playwright.config.ts: projects root, subpath)
 #   stress         both builds, then the e2e suite 5 times with every core kept busy (tools/stress.ts)
 #   lab            a real kube-proxy per mode in network namespaces, the kit run on each (lab/run.sh);
-#                  lab check: that, then its captures against the committed evidence (tools/lab-check.ts);
+#                  lab check: that, then its captures against the committed evidence (tools/lab-check.ts),
+#                  then the drain run (lab/drain.sh) and its outcomes against the drain evidence;
 #                  lab <run>: lab/<run>.sh, another run on the same parts (lab/lib.sh)
 #   evidence       add a capture from a node: evidence add <capture folder> (tools/evidence.ts)
 #   verify-anchors [<folder>]  every code note's anchor in its lines of <folder>/<repo>/<commit>/<path>
@@ -163,7 +164,9 @@ lab_check() {
     echo "task: lab skipped ($why): the measured cells were not reproduced here"
     return 0
   fi
-  bash lab/run.sh --no-add --refusal "$@" && node tools/lab-check.ts lab/out/captures
+  { bash lab/run.sh --no-add --refusal "$@" && node tools/lab-check.ts lab/out/captures; } || return 1
+  # The drain run (lab/drain.sh): its cases' outcomes against the committed drain evidence.
+  bash lab/drain.sh && node tools/lab-check.ts --drain lab/out/drain
 }
 
 task="${1:-}"; shift || true

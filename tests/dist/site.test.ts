@@ -300,7 +300,9 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
         // The compact badge names each source once; the excerpt links are in the full answer.
         assert.equal(
           text,
-          `${PROVENANCE_ICON.cited} ${PROVENANCE_LABEL.cited} · ${[...new Set(cell.cites.map((c) => c.source.label))].join(', ')}`,
+          `${PROVENANCE_ICON.cited} ${PROVENANCE_LABEL.cited} · ${[...new Set(cell.cites.map((c) => c.source.label))].join(', ')}` +
+            // A cited cell that also cites a run beyond the exercise (the drain run) says so.
+            (cell.runs ? ' · also run in the lab' : ''),
           where,
         );
       else

@@ -4,7 +4,7 @@
 import type { Evidence } from './schemas.ts';
 import type { Problem } from '../problems.ts';
 import type { YamlFile } from './yaml.ts';
-import { countOutput, sha256, type Count } from '../evidence/index.ts';
+import { countEvidence, sha256, type Count } from '../evidence/index.ts';
 
 /** The evidence file's problems, and what its output shows (counted here once, kept on the entry). */
 export function countEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: Problem[]; count?: Count } {
@@ -18,11 +18,11 @@ export function countEvidenceOutput(ev: Evidence, yaml: YamlFile): { problems: P
       field,
       problem,
     });
-  const { problem, line, count } = countOutput(ev.exercise, ev.backend, ev.output);
+  const { problem, line, count } = countEvidence(ev);
   if (problem)
     add(
       'output',
-      `${line !== undefined ? `output line ${line}: ` : ''}${problem}; capture it again with tools/capture/kube-proxy-evidence.sh`,
+      `${line !== undefined ? `output line ${line}: ` : ''}${problem}; ${ev.kind === 'drain' ? 'run npm run lab -- drain again' : 'capture it again with tools/capture/kube-proxy-evidence.sh'}`,
     );
   if (ev.sha256 !== undefined && sha256(ev.output) !== ev.sha256)
     add(

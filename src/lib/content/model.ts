@@ -55,6 +55,11 @@ interface CellBase extends CellFields {
   /** The answer, rendered. */
   answerHtml: string;
   cites: ExcerptTarget[];
+  /**
+   * Runs in this study's lab beyond what the exercise asked to measure (evidence of kind drain for
+   * this axis and backend): the cell cites them in its answer, and its badge names them beside its cites.
+   */
+  runs?: EvidenceEntry[];
 }
 interface Measurable {
   /** The exercise that measures it, and how (Markdown and rendered). */
@@ -133,6 +138,7 @@ export function assembleTable(data: ModelInput): TableModel {
       const cell = axis.cells[backend.id]!;
       const html = cell.html;
       const fields = ownFields(cell);
+      const runs = data.evidence.filter((e) => e.kind === 'drain' && e.axis === axis.id && e.backend === backend.id);
       const base: CellBase = {
         ...fields,
         fields,
@@ -141,6 +147,7 @@ export function assembleTable(data: ModelInput): TableModel {
         shortHtml: html.short,
         answerHtml: html.answer,
         cites: cell.cites.map((id) => excerpts.get(id)!),
+        ...(runs.length > 0 && { runs }),
       };
       let out: CellModel;
       if (!cell.measure) out = { ...base, provenance: 'cited' };

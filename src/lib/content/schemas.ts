@@ -174,8 +174,11 @@ export const axisSchema = z.strictObject({
   cells: z.record(z.string(), cellSchema),
 });
 
-export const evidenceSchema = z.strictObject({
-  exercise: z.number().int().positive(),
+const evidenceFields = z.strictObject({
+  /** The exercise that measures it (16-18); absent for what the study measured beyond the exercises. */
+  exercise: z.number().int().positive().optional(),
+  /** What was run when it is not an exercise: "drain", the drain run (lab/drain.sh, src/lib/evidence/drain.ts). */
+  kind: z.literal('drain').optional(),
   axis: kebabId,
   backend: kebabId,
   captured: z.iso.date(),
@@ -202,6 +205,15 @@ export const evidenceSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits (sha256sum)')
     .optional(),
+});
+/** An evidence file: a capture of an exercise (16-18), or a run of another kind (drain). */
+export const evidenceSchema = evidenceFields.superRefine((ev, ctx) => {
+  if ((ev.exercise === undefined) === (ev.kind === undefined))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['exercise'],
+      message: 'give exactly one of exercise (16-18: a capture of the kit) and kind (drain: lab/drain.sh)',
+    });
 });
 
 export const pageSchema = z.strictObject({

@@ -4,6 +4,7 @@
 import { ex16 } from './ex16.ts';
 import { ex17 } from './ex17.ts';
 import { ex18 } from './ex18.ts';
+import { readDrain, type DrainCount } from './drain.ts';
 import type { ExerciseCounter } from './shared.ts';
 
 export { sha256, type CountResult } from './shared.ts';
@@ -12,13 +13,21 @@ export { readNftTable, type NftService } from './ex17.ts';
 export { readSyncLog, showChange, SYNC_KEY, SYNC_MARKER, type ShownChange, type SyncPayload } from './ex18.ts';
 export { readChangeRecord, serviceEndpoints, type ChangeRecord, type ServiceEndpoints } from './change.ts';
 export { readings, differences, type Readings } from './summary.ts';
+export {
+  readDrain,
+  drainReadings,
+  DRAIN_CASES,
+  type DrainCount,
+  type DrainCase,
+  type NewConnections,
+} from './drain.ts';
 
 /** The counters, by exercise number. */
 export const COUNTERS = { 16: ex16, 17: ex17, 18: ex18 } as const;
 
 type CountOf<R> = R extends ExerciseCounter<infer T> ? T : never;
-/** A count of any exercise, told apart by `exercise`. */
-export type Count = CountOf<(typeof COUNTERS)[keyof typeof COUNTERS]>;
+/** A count of any exercise, told apart by `exercise`, or of the drain run (`kind: 'drain'`, no exercise). */
+export type Count = CountOf<(typeof COUNTERS)[keyof typeof COUNTERS]> | DrainCount;
 
 /** What each exercise's output must show, in the words of a build error. */
 export const EXPECTED_SHAPE: Readonly<Record<number, string>> = Object.fromEntries(
@@ -37,4 +46,14 @@ export function countOutput(
 ): { count?: Count; problem?: string; line?: number } {
   const counter = (COUNTERS as Record<number, ExerciseCounter<Count>>)[exercise];
   return counter ? counter.count(output, backend) : {};
+}
+
+/** The count of an evidence file's output: by its exercise's counter, or (kind: drain) the drain run's reader. */
+export function countEvidence(ev: { exercise?: number; kind?: string; backend: string; output: string }): {
+  count?: Count;
+  problem?: string;
+  line?: number;
+} {
+  if (ev.kind === 'drain') return readDrain(ev.output, ev.backend);
+  return ev.exercise === undefined ? {} : countOutput(ev.exercise, ev.backend, ev.output);
 }

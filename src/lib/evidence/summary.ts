@@ -4,21 +4,25 @@
 //   16: each Service's endpoints (by the Service its rules' comments name);
 //   17: each Service chain's endpoints, and the shape of its numgen rule (map or vmap);
 //   18: the Service's endpoints before and after, per chain, and what the sync that first shows the
-//       change wrote: its lines, the chains it declares and the rules it writes.
+//       change wrote: its lines, the chains it declares and the rules it writes;
+//   drain (lab/drain.sh): each case's outcome (drain.ts, drainReadings).
 // Pure, no I/O.
 import type { IptablesService } from './ex16.ts';
 import type { NftService } from './ex17.ts';
 import type { ShownChange, SyncPayload } from './ex18.ts';
+import { drainReadings, type DrainCount } from './drain.ts';
 
 /** What each exercise's counter counts (index.ts, Count), as far as these readings need it. */
 type Count =
   | { exercise: 16; services: IptablesService[] }
   | { exercise: 17; services: NftService[] }
-  | { exercise: 18; syncs: SyncPayload[]; change: ShownChange };
+  | { exercise: 18; syncs: SyncPayload[]; change: ShownChange }
+  | DrainCount;
 
 export type Readings = Map<string, string>;
 
 export function readings(count: Count): Readings {
+  if ('kind' in count) return drainReadings(count);
   const out: Readings = new Map();
   if (count.exercise === 16)
     for (const s of count.services) out.set(`endpoints of ${s.service ?? s.chain}`, String(s.endpoints.length));

@@ -2,6 +2,7 @@
 // taken from the counter's reading of the output (src/lib/evidence/), never typed; and where it was
 // measured, from what the capture recorded. Pure.
 import type { EvidenceEntry } from './model.ts';
+import type { DrainCount, NewConnections } from '../evidence/index.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -9,6 +10,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function evidenceSummary(ev: EvidenceEntry): string | undefined {
   const count = ev.count;
   if (!count) return undefined;
+  if ('kind' in count) return drainSummary(count);
   if (count.exercise === 16) {
     const endpoints = count.services.reduce((n, s) => n + s.endpoints.length, 0);
     return (
@@ -55,4 +57,46 @@ export function evidenceWhere(ev: EvidenceEntry): string {
     `kube-proxy ${ev.kubernetes} in ${ev.mode ?? ev.backend} mode, kernel ${ev.kernel}` +
     `${tools ? `, ${tools}` : ''}; captured ${ev.capturedAt ?? ev.captured}.`
   );
+}
+
+/** The drain run's four cases, each in a sentence, from what the reader found (drain.ts). */
+function drainSummary(count: DrainCount): string {
+  const n = Object.keys(count.endpoints).length;
+  const went = (c: { endpoint: string }, x: NewConnections | undefined) =>
+    x === undefined
+      ? 'no new connections were recorded'
+      : `of ${x.tries} new connections, ${x.by[c.endpoint] ?? 0} reached it, ` +
+        `${x.tries - x.failed - (x.by[c.endpoint] ?? 0)} the other endpoints and ${x.failed} failed`;
+  const parts = count.cases.map((c) => {
+    const f = c.facts;
+    const news = Object.values(c.news);
+    switch (c.name) {
+      case 'tcp-removed':
+        return (
+          `Endpoint removed from the slice, its server still up: the TCP connection held open to it was ` +
+          `${f['held connection after the removal']} after the sync, its conntrack entry ${f["flow's conntrack entry after the sync"]}; ` +
+          `${went(c, news[0])}.`
+        );
+      case 'terminating':
+        return (
+          `Endpoint terminating (serving, not ready) beside ready ones: the rules ` +
+          `${f['beside ready ones: terminating endpoint in the rules'] === 'yes' ? 'kept it' : 'left it out'}; ` +
+          `${went(c, c.news['beside ready ones: new connections'])}. Terminating and the only endpoint left: the rules ` +
+          `${f['alone: terminating endpoint in the rules'] === 'yes' ? 'kept it' : 'left it out'} ` +
+          `(${f['alone: endpoints in the rules']} endpoint(s) in them); ${went(c, c.news['alone: new connections'])}.`
+        );
+      case 'udp-removed':
+        return (
+          `UDP flow whose endpoint was removed: its conntrack entry ${f["flow's conntrack entry after the sync"]} after the sync ` +
+          `(kube-proxy logged deleting it: ${f["kube-proxy logged deleting the flow's entry"]}); the next datagram was ${f['next datagram']}.`
+        );
+      case 'server-stopped':
+        return (
+          `Endpoint's server stopped, the slice unchanged: the held TCP connection ${f['held connection after the stop']}` +
+          `${f['held connection error'] ? ` (${f['held connection error']})` : ''}; the endpoint stayed in the rules: ${f['stopped endpoint in the rules']}; ` +
+          `${went(c, news[0])}.`
+        );
+    }
+  });
+  return `Service ${count.service} (ClusterIP ${count.clusterIP}) with ${n} real endpoints. ${parts.join(' ')}`;
 }
