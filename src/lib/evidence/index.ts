@@ -38,3 +38,15 @@ export function countOutput(
   const counter = (COUNTERS as Record<number, ExerciseCounter<Count>>)[exercise];
   return counter ? counter.count(output, backend) : {};
 }
+export {
+  readGrowth,
+  summarize,
+  growthFields,
+  growthReadings,
+  GROWTH_MODES,
+  TARGETS,
+  type GrowthSweep,
+  type GrowthSummaryPoint,
+  type GrowthMode,
+  type Target,
+} from './growth.ts';
