@@ -104,8 +104,10 @@ idle() { # mode from-byte
   [ "$started" = "$ended" ]
 }
 # Whether a node's log from byte $2 shows an IPv4 full sync, and every sync since then ended.
+# (grep -c, not -q: under pipefail, a grep that stops at its first match can fail the pipeline.)
 full_synced() { # mode from-byte
-  tail -c +"$(( $2 + 1 ))" "$RUN/lab-node-$1/kube-proxy.log" | grep -q 'rules" ipFamily="IPv4" fullSync=true' && idle "$1" "$2"
+  local n; n=$(tail -c +"$(( $2 + 1 ))" "$RUN/lab-node-$1/kube-proxy.log" | grep -c 'rules" ipFamily="IPv4" fullSync=true' || true)
+  [ "$n" -ge 1 ] && idle "$1" "$2"
 }
 # Web's endpoints in a node's rules. Above 1000 endpoints kube-proxy's iptables rules carry no
 # comments (proxier.go, largeClusterMode), so its chain is found by name: KUBE-SVC- and the first 16
@@ -122,7 +124,7 @@ web_in_rules() { # mode
 settled() { # endpoints
   local m; for m in $modes; do
     [ "$(web_in_rules "$m")" = "$1" ] || return 1
-    metrics "$m" | grep -qE '^kubeproxy_sync_proxy_rules_(endpoint|service)_changes_pending [1-9]' && return 1
+    [ "$(metrics "$m" | grep -cE '^kubeproxy_sync_proxy_rules_(endpoint|service)_changes_pending [1-9]' || true)" = 0 ] || return 1
   done; return 0
 }
 # Wait until neither node has a sync under way and their logs have not grown for 2 s. mark[mode]: a
@@ -226,7 +228,8 @@ emit "# iptables: $(in_node iptables iptables --version)"
 emit "# nft: $(in_node nftables nft --version)"
 emit "# conntime: $(go version -m "$CT" | head -1 | cut -d: -f2- | sed 's/^\s*//')"
 emit "# backend pods: $BACKENDS"
-while read -r l; do emit "# setting: $l"; done <"$TMP/setting"
+# lib.sh's setting, but this run makes traffic: connections between its own namespaces.
+sed "s/(no kubelet, no traffic)/(no kubelet; the only traffic, connections between the lab's own network namespaces)/" "$TMP/setting" | while read -r l; do emit "# setting: $l"; done
 
 have=0; zone=0
 for size in $sizes; do

@@ -76,6 +76,10 @@ test('the FIXTURE sweep reads into the counts taken from it independently', () =
     assert.ok(Math.abs(c.modes.nftables.seconds - want.secondsNftables) < 1e-9, `change ${i + 1}, nftables elapsed`);
     assert.equal(c.modes.iptables.full, false);
   });
+  // Change 2 (4 -> 3): nftables' second sync sent an empty transaction (`transaction=""`), read as a
+  // sync that wrote nothing; the change's own sync is the first.
+  assert.match(FIXTURE, /"Running nftables transaction" transaction=""\n/);
+  assert.equal(size!.changes[1]!.modes.nftables.syncs, 2);
   const f = size!.fulls[0]!.modes;
   assert.equal(`${f.iptables.lines}/${f.iptables.chains}/${f.iptables.rules}`, EXPECTED.full.iptables);
   assert.equal(`${f.nftables.lines}/${f.nftables.chains}/${f.nftables.rules}`, EXPECTED.full.nftables);

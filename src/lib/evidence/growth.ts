@@ -145,38 +145,72 @@ function readWindow(
   after: Map<string, number>,
   pick: (payload: SyncPayload, full: boolean) => boolean,
   what: string,
+  check?: (payload: SyncPayload) => string | undefined,
 ): CountResult<SyncReading> {
-  const text = body.join('\n');
   const at = (i: number) => firstLine + i;
-  const payloads = readSyncLog(text, mode);
-  if (!payloads.count) return refuse(`${what}: ${payloads.problem}`, payloads.line && at(payloads.line - 1));
-  // The V(2) lines, IPv4 only (the IPv6 proxier syncs beside it), in order.
-  const starts: Array<{ line: number; full: boolean }> = [];
-  const ends: Array<{ line: number; seconds: number }> = [];
-  body.forEach((l, i) => {
-    const s = /\] "Syncing (?:iptables|nftables) rules" ipFamily="IPv4" fullSync=(true|false)$/.exec(l);
-    if (s) starts.push({ line: i + 1, full: s[1] === 'true' });
-    const e = /\] "SyncProxyRules complete" ipFamily="IPv4" elapsed="([^"]+)"$/.exec(l);
-    if (e) {
-      const seconds = goDuration(e[1]!);
-      if (seconds !== undefined) ends.push({ line: i + 1, seconds });
+  // A sync that has nothing to send logs an empty transaction (nftables, `transaction=""`): a sync
+  // that wrote nothing, read here as a payload of no lines (readSyncLog refuses one, as exercise 18
+  // must: it measures nothing).
+  const EMPTY = /\] "Running nftables transaction" transaction=""$/;
+  const empty = new Set(body.flatMap((l, i) => (EMPTY.test(l) ? [i + 1] : [])));
+  const payloads = readSyncLog(body.map((l, i) => (empty.has(i + 1) ? '' : l)).join('\n'), mode);
+  if (!payloads.count && empty.size === 0)
+    return refuse(`${what}: ${payloads.problem}`, payloads.line && at(payloads.line - 1));
+  const byLine = new Map((payloads.count ?? []).map((p) => [p.line, p]));
+  for (const line of empty)
+    byLine.set(line, {
+      marker: 'Running nftables transaction',
+      key: 'transaction',
+      line,
+      form: 'quoted',
+      lines: [],
+      chains: 0,
+      rules: 0,
+    });
+  // The syncs in the order logged, each family's start, payload and end paired (the IPv6 proxier
+  // syncs beside the IPv4 one, and its lines may come between); IPv4's kept.
+  type Sync = {
+    start: { line: number; full: boolean };
+    payload?: SyncPayload;
+    end?: { line: number; seconds: number };
+  };
+  const open = new Map<string, Sync>();
+  const syncs: Array<Required<Sync>> = [];
+  const family = (p: SyncPayload): string | undefined => {
+    if (mode === 'iptables') return p.ipFamily;
+    if (p.lines.some((l) => / ip kube-proxy( |$)/.test(l))) return 'IPv4';
+    if (p.lines.some((l) => / ip6 kube-proxy( |$)/.test(l))) return 'IPv6';
+    const waiting = [...open].filter(([, o]) => !o.payload).map(([f]) => f);
+    return waiting.length === 1 ? waiting[0] : undefined;
+  };
+  for (let i = 0; i < body.length; i++) {
+    const l = body[i]!;
+    const s = /\] "Syncing (?:iptables|nftables) rules" ipFamily="(IPv[46])" fullSync=(true|false)$/.exec(l);
+    const e = /\] "SyncProxyRules complete" ipFamily="(IPv[46])" elapsed="([^"]+)"$/.exec(l);
+    const p = byLine.get(i + 1);
+    if (s) {
+      if (open.has(s[1]!)) return refuse(`${what}: ${mode}'s ${s[1]} sync starts again before it ended`, at(i));
+      open.set(s[1]!, { start: { line: i + 1, full: s[2] === 'true' } });
+    } else if (p) {
+      const f = family(p);
+      const o = f === undefined ? undefined : open.get(f);
+      if (!o || o.payload) return refuse(`${what}: ${mode}'s payload here belongs to no sync under way`, at(i));
+      o.payload = p;
+    } else if (e) {
+      const o = open.get(e[1]!);
+      const seconds = goDuration(e[2]!);
+      if (!o?.payload || seconds === undefined)
+        return refuse(`${what}: ${mode}'s ${e[1]} sync ends here without a start, a payload or a duration`, at(i));
+      open.delete(e[1]!);
+      if (e[1] === 'IPv4') syncs.push({ ...o, payload: o.payload, end: { line: i + 1, seconds } });
     }
-  });
-  const v4 = payloads.count.filter((p) =>
-    mode === 'iptables' ? p.ipFamily === 'IPv4' : p.lines.some((l) => / ip kube-proxy( |$)/.test(l)),
-  );
-  if (starts.length !== ends.length || starts.length !== v4.length)
-    return refuse(
-      `${what}: ${mode}'s log shows ${starts.length} IPv4 sync start(s), ${v4.length} IPv4 payload(s) and ${ends.length} end(s); each sync logs one of each`,
-      at(0),
-    );
-  const syncs = v4.map((p, i) => ({ payload: p, start: starts[i]!, end: ends[i]! }));
-  for (const s of syncs)
-    if (!(s.start.line < s.payload.line && s.payload.line < s.end.line))
-      return refuse(
-        `${what}: ${mode}'s IPv4 payload at this line is not between its sync's start and end`,
-        at(s.payload.line - 1),
-      );
+  }
+  if (open.size > 0)
+    return refuse(`${what}: ${mode}'s ${[...open.keys()].join(' and ')} sync has not ended in the log`, at(0));
+  for (const sync of syncs) {
+    const problem = check?.(sync.payload);
+    if (problem) return refuse(`${what}: ${problem}`, at(sync.payload.line - 1));
+  }
   const delta = (k: string) => (after.get(k) ?? NaN) - (before.get(k) ?? NaN);
   const metrics = {
     partialCount: delta(`kubeproxy_sync_partial_proxy_rules_duration_seconds_count${FAMILY}`),
@@ -397,18 +431,13 @@ function readSize(
         const log = part(`sync log: ${mode}`);
         if (!before || !after || !log)
           return refuse(`${name}: no metrics before, metrics after or sync log of ${mode}`, b.line);
-        if (change) {
-          // Every IPv4 sync that writes lab/web's chain writes it with the count before or after.
-          const all = readSyncLog(log.body.join('\n'), mode);
-          for (const p of all.count ?? []) {
-            const n = webEndpoints(p, mode);
-            if (n !== undefined && n !== from && n !== to && (mode === 'nftables' || p.ipFamily === 'IPv4'))
-              return refuse(
-                `${name}: a ${mode} sync writes lab/web with ${n} endpoints, neither the ${from} before nor the ${to} after`,
-                log.line + p.line,
-              );
-          }
-        }
+        // Every IPv4 sync that writes lab/web's chain writes it with the count before or after.
+        const check = (p: SyncPayload) => {
+          const n = change ? webEndpoints(p, mode) : undefined;
+          return n !== undefined && n !== from && n !== to
+            ? `a ${mode} sync writes lab/web with ${n} endpoints, neither the ${from} before nor the ${to} after`
+            : undefined;
+        };
         const r = readWindow(
           mode,
           log.body,
@@ -417,6 +446,7 @@ function readSize(
           readMetrics(after.body),
           (p, f) => pick(p, f, mode),
           name,
+          check,
         );
         if (!r.count) return r;
         if (!change && r.count.serviceChains !== reading.services)
