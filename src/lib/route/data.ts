@@ -19,6 +19,7 @@ import { plainText } from '../markdown.ts';
 import { homeAlt, axisAlt } from '../preview-text.ts';
 import { url } from '../url.ts';
 import { getFigures, type FigureView } from '../figures/index.ts';
+import { getGrowth, GROWTH_AXES, type GrowthView } from '../figures/growth-view.ts';
 
 /** What a route is, as its page file knows it. */
 export type RouteSpec =
@@ -29,6 +30,7 @@ export type RouteSpec =
       /** Set at an old id's path: the page redirects to the axis. */ movedFrom?: string;
     }
   | { kind: 'evidence'; evidence: EvidenceEntry }
+  | { kind: 'growth'; growth: GrowthView }
   | { kind: 'search' }
   | { kind: 'not-found' };
 
@@ -82,6 +84,11 @@ export interface RouteData {
   figures: FigureView[];
   /** On a source page, each source it reads and its pin (content: sources.yaml, `page`). */
   pins: Pin[];
+  /**
+   * The growth figures (the newest sweep of content/growth/): on a page, for <GrowthFigures />; on
+   * the pages of the axes it measures (growth-view.ts, GROWTH_AXES); on the sweep's own page.
+   */
+  growth?: GrowthView;
 }
 
 type Place = Pick<RouteData, 'path' | 'title' | 'description'> &
@@ -132,6 +139,14 @@ function place(model: TableModel, spec: RouteSpec): Place {
         section: TABLE_SECTION,
       };
     }
+    case 'growth':
+      return {
+        path: routes.evidence(spec.growth.id),
+        title: `Evidence: how the cost grows, sweep of ${spec.growth.captured}`,
+        description:
+          'One endpoint change and one new connection, as the cluster grows: iptables and nftables on the lab’s kube-proxy, measured.',
+        section: TABLE_SECTION,
+      };
     case 'search':
       return {
         path: routes.search,
@@ -193,6 +208,14 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
         : [],
   };
   data.figures = await placedFigures(spec);
+  const growth =
+    spec.kind === 'growth'
+      ? spec.growth
+      : spec.kind === 'page' ||
+          (spec.kind === 'axis' && spec.movedFrom === undefined && GROWTH_AXES.includes(spec.axis.id))
+        ? await getGrowth()
+        : undefined;
+  if (growth) data.growth = growth;
   astro.locals.route = data;
   return data;
 }
