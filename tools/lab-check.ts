@@ -7,24 +7,70 @@
 //   node tools/lab-check.ts --drain <lab/out/drain> [--content <dir>]: the drain run's outcomes per mode
 //     (src/lib/evidence/drain.ts, drainReadings: connection kept or not, where new connections went,
 //     the conntrack entry deleted or not) against the committed drain evidence's
+// With --growth <raw output> instead, a short rerun of lab/growth.sh (its smallest sizes) against the
+// committed sweep (content/growth/): per size, mode and direction of the change, the lines, chains
+// and rules its sync wrote, and the full sync's, must be equal (src/lib/evidence/growth.ts,
+// growthReadings); the rerun's durations must be there (the reader refuses a sync without one), and
+// are not compared.
+//   node tools/lab-check.ts --growth <raw output> [--content <dir>]
 // Exit 0 when every cell matches, 1 when one differs or cannot be read, 2 on a usage error.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, type Problem } from '../src/lib/problems.ts';
 import { loadContent } from '../src/lib/content/load.ts';
-import { countOutput, differences, readings } from '../src/lib/evidence/index.ts';
+import { countOutput, differences, growthReadings, readGrowth, readings } from '../src/lib/evidence/index.ts';
 import { readCapture } from './lib/evidence-kit.ts';
 import { compareDrain, drainFolders, readDrainCapture } from './lib/drain-kit.ts';
 
 const argv = process.argv.slice(2);
 const drain = argv[0] === '--drain';
-const [root, ...rest] = drain ? argv.slice(1) : argv;
-if (!root || root.startsWith('-')) {
-  console.error('usage: node tools/lab-check.ts [--drain] <folder of capture folders> [--content <dir>]');
+const growth = argv[0] === '--growth' ? argv[1] : undefined;
+const [root, ...rest] = growth ? argv.slice(2) : drain ? argv.slice(1) : argv;
+if (growth === undefined && (!root || root.startsWith('-'))) {
+  console.error(
+    'usage: node tools/lab-check.ts [--drain] <folder of capture folders> [--content <dir>] | --growth <raw output> [--content <dir>]',
+  );
   process.exit(2);
 }
-const at = rest.indexOf('--content');
-const content = resolve(at >= 0 ? rest[at + 1]! : (process.env.CONTENT_DIR ?? 'content'));
+const at = (growth ? argv : rest).indexOf('--content');
+const content = resolve(at >= 0 ? (growth ? argv : rest)[at + 1]! : (process.env.CONTENT_DIR ?? 'content'));
+
+if (growth !== undefined) process.exit(await checkGrowthRerun(growth, content));
+
+/** The rerun's counts against the newest committed sweep's, for the sizes the rerun has. */
+async function checkGrowthRerun(raw: string, dir: string): Promise<number> {
+  const fresh = readGrowth(readFileSync(raw, 'utf8'), { changes: 2, fulls: 1, connections: 20 });
+  if (!fresh.count) {
+    console.log(`lab-check: growth: the rerun ${raw} cannot be read: line ${fresh.line ?? 1}: ${fresh.problem}`);
+    return 1;
+  }
+  const sweeps = (await loadContent(dir)).growth
+    .filter((g) => g.sweep)
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const committed = sweeps[0];
+  if (!committed?.sweep) {
+    console.log(`lab-check: growth: no committed sweep in ${dir}/growth to compare with`);
+    return 1;
+  }
+  const sizes = fresh.count.sizes.map((s) => s.size);
+  const missing = sizes.filter((s) => !committed.sweep!.sizes.some((c) => c.size === s));
+  if (missing.length > 0) {
+    console.log(`lab-check: growth: ${committed.id} has no size ${missing.join(', ')} to compare with`);
+    return 1;
+  }
+  const diff = differences(growthReadings(committed.sweep, sizes), growthReadings(fresh.count));
+  if (diff.length === 0) {
+    console.log(
+      `lab-check: growth: sizes ${sizes.join(', ')}: ${growthReadings(fresh.count).size} counts equal ${committed.id}'s (durations present, not compared)`,
+    );
+    return 0;
+  }
+  console.log(`lab-check: growth: the rerun differs from ${committed.id}:`);
+  const width = Math.max(...diff.map(([k]) => k.length), 7);
+  console.log(`  ${'reading'.padEnd(width)}  committed  fresh`);
+  for (const [k, a, b] of diff) console.log(`  ${k.padEnd(width)}  ${a.padEnd(9)}  ${b}`);
+  return 1;
+}
 
 const data = await loadContent(content);
 if (drain) {

@@ -166,7 +166,11 @@ lab_check() {
   fi
   { bash lab/run.sh --no-add --refusal "$@" && node tools/lab-check.ts lab/out/captures; } || return 1
   # The drain run (lab/drain.sh): its cases' outcomes against the committed drain evidence.
-  bash lab/drain.sh && node tools/lab-check.ts --drain lab/out/drain
+  { bash lab/drain.sh && node tools/lab-check.ts --drain lab/out/drain; } || return 1
+  # How the cost grows (lab/growth.sh): the committed sweep's two smallest sizes again, its counts
+  # against the sweep's (tools/lab-check.ts --growth says so when the sweep has other sizes).
+  bash lab/growth.sh --sizes "10 100" --changes 2 --fulls 1 --conns 40 --out lab/out/growth/check.txt &&
+    node tools/lab-check.ts --growth lab/out/growth/check.txt
 }
 
 task="${1:-}"; shift || true

@@ -1811,8 +1811,9 @@ test(
     const work = join(scratch, 'netns-build');
     const build = astroBuild(content, work);
     assert.equal(build.status, 0, build.output);
-    // The four the FIXTURE node added (the drain run's pages, which the copy keeps, aside).
-    const pages = readdirSync(join(work, 'out/evidence')).filter((p) => !p.startsWith('drain-'));
+    // The four captures' pages (the copy keeps the drain run's evidence and content/growth/: their pages
+    // are there too).
+    const pages = readdirSync(join(work, 'out/evidence')).filter((p) => p.startsWith('ex'));
     assert.equal(pages.length, 4, pages.join(', '));
     const page = (prefix: string) =>
       readFileSync(

@@ -129,6 +129,7 @@ function fixture(): ContentData {
       },
     ],
     evidence: [],
+    growth: [],
     figures: [],
     pages: [
       {

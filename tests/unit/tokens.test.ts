@@ -112,6 +112,7 @@ function fixture(answer: string, cites: string[]): ContentData {
     site: {} as ContentData['site'],
     backends: [],
     evidence: [],
+    growth: [],
     pages: [],
     figures: [],
     sources: [

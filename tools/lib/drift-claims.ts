@@ -45,6 +45,7 @@ export async function loadLocated(dir: string): Promise<LoadedContent> {
     axes: read.axes.entries,
     excerpts: read.excerpts.entries,
     evidence: read.evidence.entries,
+    growth: read.growth.entries,
     pages: read.pages.entries,
     figures: read.figures.entries,
   } satisfies ContentData;

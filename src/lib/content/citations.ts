@@ -2,7 +2,7 @@
 // the checks use it too, so the ids the build accepts are exactly the ids the renderer can link; the
 // table model carries them, model.ts, and components/Cite.astro renders each where a page renders).
 // Ids: "<source>/<excerpt>" (an excerpt), "row/<axis>" (an axis of the table), "evidence/<id>".
-import type { SourceEntry, ExcerptEntry, AxisEntry, EvidenceEntry } from './entries.ts';
+import type { SourceEntry, ExcerptEntry, AxisEntry, EvidenceEntry, GrowthEntry } from './entries.ts';
 import { routes } from '../routes.ts';
 import { citeText } from '../claims/cite-text.ts';
 import { excerptId, axisCiteId, evidenceCiteId, type CiteTarget } from '../claims/syntax.ts';
@@ -13,6 +13,8 @@ interface Citable {
   excerpts: ReadonlyArray<Pick<ExcerptEntry, 'id' | 'source' | 'lines' | 'path'>>;
   axes: ReadonlyArray<Pick<AxisEntry, 'id' | 'question'>>;
   evidence: ReadonlyArray<Pick<EvidenceEntry, 'id' | 'captured'>>;
+  /** Growth sweeps (content/growth/), cited as evidence/<id> like a capture. */
+  growth?: ReadonlyArray<Pick<GrowthEntry, 'id' | 'captured'>>;
 }
 
 export function citeTargets(data: Citable): Map<string, CiteTarget> {
@@ -42,14 +44,19 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
       detail: `: ${axis.question}`,
       prefix: '',
     });
-  for (const ev of data.evidence)
+  // Captures (evidence/) and growth sweeps (growth/) alike: each has its evidence page.
+  const evidence = [
+    ...data.evidence.map((e) => ({ id: e.id, when: `captured ${e.captured}` })),
+    ...(data.growth ?? []).map((g) => ({ id: g.id, when: `a sweep run ${g.captured}` })),
+  ];
+  for (const ev of evidence)
     targets.set(evidenceCiteId(ev.id), {
       id: evidenceCiteId(ev.id),
       kind: 'evidence',
       href: `/${routes.evidence(ev.id)}`,
       label: 'evidence',
       text: 'evidence',
-      detail: ` ${ev.id}, captured ${ev.captured}`,
+      detail: ` ${ev.id}, ${ev.when}`,
       prefix: '',
     });
   return targets;

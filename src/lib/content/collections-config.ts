@@ -25,6 +25,7 @@ export const collections = {
   axes: yaml('axes'),
   excerpts: yaml('excerpts'),
   evidence: yaml('evidence'),
+  growth: yaml('growth'),
   figures: yaml('figures'),
   pages: defineCollection({
     loader: glob({ pattern: '**/*.mdx', base: join(contentDir, COLLECTIONS.pages.path) }),

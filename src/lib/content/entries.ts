@@ -1,6 +1,7 @@
 // What each collection's reader stores: the validated data, where it came from (for located
 // problems), and, for inline Markdown fields, their rendered HTML beside the text it came from.
-import type { Site, Source, Excerpt, Backend, Axis, Cell, Evidence, PageData, Figure } from './schemas.ts';
+import type { Site, Source, Excerpt, Backend, Axis, Cell, Evidence, Growth, PageData, Figure } from './schemas.ts';
+import type { GrowthSummaryPoint, GrowthSweep } from '../evidence/growth.ts';
 import type { Problem } from '../problems.ts';
 import type { YamlFile } from './yaml.ts';
 import type { PageScan } from '../claims/page-scan.ts';
@@ -35,6 +36,13 @@ export interface EvidenceEntry extends Evidence {
   file: string;
   /** What its output shows, counted once when the file is loaded (evidence/, one counter per exercise). */
   count?: Count;
+}
+/** A growth sweep, with what its output gives, read again when the file is loaded (absent when refused). */
+export interface GrowthEntry extends Growth {
+  id: string;
+  file: string;
+  points?: GrowthSummaryPoint[];
+  sweep?: GrowthSweep;
 }
 export interface PageEntry extends PageScan {
   /** The page's id in the pages collection: its path under content/pages, without extension. */

@@ -22,6 +22,7 @@ async function fromStore(): Promise<Content> {
     axes: inOrder((await getCollection('axes')).map((e) => e.data)),
     excerpts: inOrder((await getCollection('excerpts')).map((e) => e.data)),
     evidence: (await getCollection('evidence')).map((e) => e.data).sort((a, b) => a.id.localeCompare(b.id)),
+    growth: (await getCollection('growth')).map((e) => e.data).sort((a, b) => a.id.localeCompare(b.id)),
     // glob() keeps the frontmatter as written; the rules have validated it, this applies its defaults.
     pages: (await getCollection('pages')).map((e) => ({ id: e.id, data: pageSchema.parse(e.data) })),
   };

@@ -106,7 +106,9 @@ export interface TableModel {
 }
 
 /** What the model needs of the content: every collection, pages by id and frontmatter only. */
-export type ModelInput = Omit<ContentData, 'pages' | 'figures'> & {
+export type ModelInput = Omit<ContentData, 'pages' | 'figures' | 'growth'> & {
+  /** Growth sweeps (content/growth/): citable as evidence/<id>. */
+  growth?: ContentData['growth'];
   pages: ReadonlyArray<{ id: string; data: PageData }>;
 };
 

@@ -6,6 +6,7 @@
 // through these.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename, extname } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { z } from 'astro/zod';
 import {
   siteSchema,
@@ -14,6 +15,7 @@ import {
   backendSchema,
   axisSchema,
   evidenceSchema,
+  growthSchema,
   pageSchema,
   figureSchema,
   type Source,
@@ -24,7 +26,7 @@ import {
 import { fieldName, type ItemKind, type Problem, type Where, type YamlPath } from '../problems.ts';
 import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage } from '../claims/page-scan.ts';
-import { countEvidenceOutput } from './evidence-checks.ts';
+import { countEvidenceOutput, checkGrowth } from './evidence-checks.ts';
 import { renderInline, type Render } from './inline.ts';
 import { renderQuoteBlocks } from './quote-blocks.ts';
 import type {
@@ -36,6 +38,7 @@ import type {
   CellEntry,
   ExcerptEntry,
   EvidenceEntry,
+  GrowthEntry,
   PageEntry,
   FigureEntry,
   Read,
@@ -251,6 +254,20 @@ export const readEvidence = (folder: string): Promise<Read<EvidenceEntry>> =>
     const { problems: found, count } = countEvidenceOutput(data, yaml);
     problems.push(...found);
     return { ...data, id, file: yaml.file, ...(count && { count }) };
+  });
+
+export const readGrowthSweeps = (folder: string): Promise<Read<GrowthEntry>> =>
+  readDocuments(folder, growthSchema, docLocate, async (data, id, yaml, problems) => {
+    const gz = join(folder, data.output);
+    let output: string | undefined;
+    try {
+      output = gunzipSync(readFileSync(gz)).toString('utf8');
+    } catch {
+      output = undefined;
+    }
+    const { problems: found, sweep, points } = checkGrowth(data, yaml, output);
+    problems.push(...found);
+    return { ...data, id, file: yaml.file, ...(sweep && points && { sweep, points }) };
   });
 
 export const readFigures = (folder: string): Promise<Read<ParsedFigure>> =>

@@ -216,6 +216,37 @@ export const evidenceSchema = evidenceFields.superRefine((ev, ctx) => {
     });
 });
 
+/**
+ * A growth sweep (content/growth/<id>.yaml, issue 45): lab/growth.sh's raw output, gzipped beside it
+ * (`output`), and what it states, all written by tools/growth-evidence.ts from that output. The
+ * reader decompresses the output, checks its sha256, reads it again (src/lib/evidence/growth.ts)
+ * and refuses the file when a field or a number of `summary` does not follow from it.
+ */
+export const growthSchema = z.strictObject({
+  captured: z.iso.date(),
+  /** The sweep's first and last lines' UTC times ("# started:", "# finished:"). */
+  startedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime(),
+  kubernetes: z.string().regex(/^v\d+\.\d+\.\d+/, 'must be a Kubernetes version like v1.37.0'),
+  kernel: z.string().min(1),
+  machine: z.string().min(1),
+  /** /proc/loadavg when the sweep started, at each size, and when it finished. */
+  loadavg: z.array(z.string().min(1)).min(2),
+  iptables: z.string().min(1),
+  nft: z.string().min(1),
+  setting: z.string().min(1),
+  /** The command that ran the sweep (its first line). */
+  command: z.string().min(1),
+  /** The raw output's file beside this one, gzip. */
+  output: z
+    .string()
+    .regex(/^[a-z0-9-]+\.output\.gz$/, 'must name the gzipped output beside this file (<id>.output.gz)'),
+  /** sha256 of the output, decompressed (UTF-8). */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits (sha256sum)'),
+  /** What the output gives, per size (src/lib/evidence/growth.ts, summarize): the build recomputes it. */
+  summary: z.array(z.record(z.string(), z.unknown())).min(1),
+});
+
 export const pageSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().min(20, 'write a sentence (it is the link preview)'),
@@ -360,6 +391,7 @@ export type Backend = z.infer<typeof backendSchema>;
 export type Axis = z.infer<typeof axisSchema>;
 export type Cell = z.infer<typeof cellSchema>;
 export type Evidence = z.infer<typeof evidenceSchema>;
+export type Growth = z.infer<typeof growthSchema>;
 export type PageData = z.infer<typeof pageSchema>;
 export type Figure = z.infer<typeof figureSchema>;
 export type FigureStep = z.infer<typeof figureStepSchema>;

@@ -57,3 +57,16 @@ export function countEvidence(ev: { exercise?: number; kind?: string; backend: s
   if (ev.kind === 'drain') return readDrain(ev.output, ev.backend);
   return ev.exercise === undefined ? {} : countOutput(ev.exercise, ev.backend, ev.output);
 }
+
+export {
+  readGrowth,
+  summarize,
+  growthFields,
+  growthReadings,
+  GROWTH_MODES,
+  TARGETS,
+  type GrowthSweep,
+  type GrowthSummaryPoint,
+  type GrowthMode,
+  type Target,
+} from './growth.ts';

@@ -18,21 +18,38 @@ const HEADER = /^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s\]]+:\d+\] /;
 /** A Go double-quoted string starting at `s[at]`, decoded; `end` is just after its closing quote. */
 export function goUnquote(s: string, at: number): { value: string; end: number } | { error: string } {
   if (s[at] !== '"') return { error: 'is not a quoted string' };
-  const bytes: number[] = [];
+  // The decoded bytes: runs of plain characters encoded a run at a time (a payload of megabytes is
+  // one quoted line), escapes byte by byte; joined and decoded as UTF-8 at the closing quote.
+  const chunks: Uint8Array[] = [];
+  let bytes: number[] = [];
+  const flush = () => {
+    if (bytes.length > 0) chunks.push(Uint8Array.from(bytes));
+    bytes = [];
+  };
   const utf8 = new TextEncoder();
   const SIMPLE: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, '"': 34 };
   let i = at + 1;
   while (i < s.length) {
-    const c = s[i]!;
-    if (c === '"') return { value: new TextDecoder().decode(new Uint8Array(bytes)), end: i + 1 };
-    if (c === '\n') break;
-    if (c !== '\\') {
-      const cp = s.codePointAt(i)!;
-      const ch = String.fromCodePoint(cp);
-      bytes.push(...utf8.encode(ch));
-      i += ch.length;
+    let j = i;
+    for (let c = s.charCodeAt(j); j < s.length && c !== 34 && c !== 92 && c !== 10; c = s.charCodeAt(++j));
+    if (j > i) {
+      flush();
+      chunks.push(utf8.encode(s.slice(i, j)));
+      i = j;
       continue;
     }
+    const c = s[i]!;
+    if (c === '"') {
+      flush();
+      const all = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
+      let o = 0;
+      for (const b of chunks) {
+        all.set(b, o);
+        o += b.length;
+      }
+      return { value: new TextDecoder().decode(all), end: i + 1 };
+    }
+    if (c === '\n') break;
     const e = s[i + 1] ?? '';
     const hex = (n: number) =>
       /^[0-9a-fA-F]+$/.test(s.slice(i + 2, i + 2 + n)) && s.slice(i + 2, i + 2 + n).length === n

@@ -22,6 +22,7 @@ import { address, url } from '../url.ts';
 import { contentDir } from '../content/dir.ts';
 import { lastChanged, inRepository, repositoryLinks, type Repository } from '../history.ts';
 import { getFigures, type FigureView } from '../figures/index.ts';
+import { getGrowth, GROWTH_AXES, type GrowthView } from '../figures/growth-view.ts';
 
 /** What a route is, as its page file knows it. */
 export type RouteSpec =
@@ -33,6 +34,7 @@ export type RouteSpec =
     }
   | { kind: 'cell'; axis: AxisModel; cell: CellModel }
   | { kind: 'evidence'; evidence: EvidenceEntry }
+  | { kind: 'growth'; growth: GrowthView }
   | { kind: 'search' }
   | { kind: 'not-found' };
 
@@ -93,24 +95,32 @@ export interface RouteData {
   changed?: string;
   /** "Edit this page" and "Report a problem", when the build knows the repository (SITE_REPOSITORY). */
   repository?: Repository;
+  /**
+   * The growth figures (the newest sweep of content/growth/): on a page, for <GrowthFigures />; on
+   * the pages of the axes it measures (growth-view.ts, GROWTH_AXES); on the sweep's own page.
+   */
+  growth?: GrowthView;
 }
 
 /**
  * The content files a route shows, relative to the content folder, and the one an author edits for
  * it (none for evidence: it is captured, never edited by hand).
  */
+const TABLE_FILES = ['comparison', 'evidence', 'growth', 'excerpts'];
 function sources(spec: RouteSpec): { shows: string[]; edit?: string } {
   switch (spec.kind) {
     case 'page': {
       const file = `pages/${spec.page.id}.mdx`;
       // The home page shows the whole table besides its own text.
-      return { shows: spec.page.id === 'index' ? [file, 'comparison', 'evidence', 'excerpts'] : [file], edit: file };
+      return { shows: spec.page.id === 'index' ? [file, ...TABLE_FILES] : [file], edit: file };
     }
     case 'axis':
     case 'cell':
-      return { shows: ['comparison', 'evidence', 'excerpts'], edit: 'comparison/axes.yaml' };
+      return { shows: TABLE_FILES, edit: 'comparison/axes.yaml' };
     case 'evidence':
       return { shows: [`evidence/${spec.evidence.id}.yaml`] };
+    case 'growth':
+      return { shows: ['growth'] };
     default:
       return { shows: [] };
   }
@@ -176,6 +186,14 @@ function place(model: TableModel, spec: RouteSpec): Place {
         section: TABLE_SECTION,
       };
     }
+    case 'growth':
+      return {
+        path: routes.evidence(spec.growth.id),
+        title: `Evidence: how the cost grows, sweep of ${spec.growth.captured}`,
+        description:
+          'One endpoint change and one new connection, as the cluster grows: iptables and nftables on the lab’s kube-proxy, measured.',
+        section: TABLE_SECTION,
+      };
     case 'search':
       return {
         path: routes.search,
@@ -243,6 +261,14 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
   const editFile = edit && inRepository(contentDir, edit);
   const repository = repositoryLinks(process.env.SITE_REPOSITORY, url(p.path), editFile);
   if (repository) data.repository = repository;
+  const growth =
+    spec.kind === 'growth'
+      ? spec.growth
+      : spec.kind === 'page' ||
+          (spec.kind === 'axis' && spec.movedFrom === undefined && GROWTH_AXES.includes(spec.axis.id))
+        ? await getGrowth()
+        : undefined;
+  if (growth) data.growth = growth;
   astro.locals.route = data;
   return data;
 }

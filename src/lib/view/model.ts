@@ -15,7 +15,7 @@ export {
   type CellModel,
   type ExcerptTarget,
 } from '../content/model.ts';
-export type { BackendEntry, EvidenceEntry, SourceEntry } from '../content/entries.ts';
+export type { BackendEntry, EvidenceEntry, GrowthEntry, SourceEntry } from '../content/entries.ts';
 export type { CiteTarget } from '../claims/syntax.ts';
 export { SEARCH_SECTION, TABLE_SECTION, type PageModel, type NavItem } from '../content/pages.ts';
 

@@ -142,6 +142,8 @@ function citationTexts(
     texts.set(axisCiteId(axis.id), ids.map((id) => texts.get(id) ?? '').join('\n'));
   }
   for (const ev of data.evidence) texts.set(evidenceCiteId(ev.id), JSON.stringify(ev));
+  // A growth sweep carries what its file states (its fields and summary), not the whole sweep it was read from.
+  for (const { sweep: _sweep, ...g } of data.growth) texts.set(evidenceCiteId(g.id), JSON.stringify(g));
   // A page that reproduces a text verbatim (claims: false, the exercise) is cited by a link to it.
   for (const page of data.pages) {
     const text = page.data.claims === false ? pageText(page.file) : null;
