@@ -1,10 +1,8 @@
-// The content collections (src/content.config.ts loads this module). Each YAML collection of the
-// registry (collections.ts) through one small loader that keeps positions (loaders.ts); the MDX pages
-// through Astro's glob(); `problems`, the rules over the whole folder. The schemas given here only
-// type getCollection(): the loaders validated the data with located problems (read.ts), and a page's
-// frontmatter is checked the same way by the rules, so glob() takes it as written. Node loads this
-// module, not Vite, so `defineCollection` comes from Astro's package (`astro/content/config`, what
-// `astro:content` re-exports), not from the virtual module.
+// The content collections (src/content.config.ts loads this module): each YAML collection of the
+// registry (collections.ts) through one small loader that keeps positions (loaders.ts), the MDX pages
+// through glob(), `problems` the rules over the folder. The schemas only type getCollection(): the
+// loaders and rules validated the data with located problems. Node loads this module, not Vite, so
+// `defineCollection` comes from `astro/content/config` (what `astro:content` re-exports).
 import { defineCollection } from 'astro/content/config';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';

@@ -43,8 +43,7 @@ export const COLLECTIONS = {
   axes: rendered({ path: 'comparison/axes.yaml', read: readAxes, render: renderAxis, id: byId }),
   excerpts: rendered({ path: 'excerpts', read: readExcerpts, render: renderExcerpt, id: excerptId }),
   evidence: plain({ path: 'evidence', read: readEvidence, id: byId }),
-  // Growth sweeps (lab/growth.sh): the raw output gzipped beside each file, read again by the reader.
-  growth: plain({ path: 'growth', read: readGrowthSweeps, id: byId }),
+  growth: plain({ path: 'growth', read: readGrowthSweeps, id: byId }), // lab/growth.sh sweeps, raw output beside
   // Figures: lanes, stages, steps and edges, laid out and drawn at build time (src/lib/figures/).
   figures: rendered({ path: 'figures', read: readFigures, render: renderFigure, id: byId }),
   // MDX: in the content layer, Astro's glob() loader reads these (collections-config.ts).

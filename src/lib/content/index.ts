@@ -1,7 +1,6 @@
 // The site's single way in to the content: the table model and the figures' entries. A build takes
-// them from the content layer's collections, which its `problems` loader has checked first. In `astro
-// dev` they come from the files as they are, read, checked and rendered again only when one changed:
-// a page never shows content its rules reject (it throws their problems: Astro's error overlay).
+// them from the collections, which its `problems` loader checked first; `astro dev` from the files,
+// read, checked and rendered again when one changed, so a page never shows what the rules reject.
 import { getCollection, getEntry } from 'astro:content';
 import { ContentError } from '../problems.ts';
 import { assembleTable, type TableModel, type ModelInput } from './model.ts';
@@ -29,9 +28,8 @@ async function fromStore(): Promise<Content> {
   return { table: assembleTable(content), figures: (await getCollection('figures')).map((e) => e.data) };
 }
 
-// In dev, from the files: the store lags them after an edit, and was seen to keep an old version
-// (axes.yaml fixed, its bad cite still stored; an excerpt's new lines not shown: 1 of 6 quiet dev
-// test runs, and CI runs). One read feeds the rules and the model; MDX bodies come from glob().
+// In dev, from the files: the store lags them after an edit, and was seen to keep an old version (a
+// fixed axes.yaml's bad cite; an excerpt's old lines). One read feeds rules and model; MDX: glob().
 async function fromFiles(): Promise<Content> {
   // Imported here, so a build (where DEV is false and this branch is dropped) bundles no reader.
   const { readAll, dataOf, contentProblems } = await import('./load.ts');
