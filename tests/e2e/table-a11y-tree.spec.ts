@@ -125,7 +125,7 @@ function readingOrder(cell: Cell): string[] {
   if (cell.provenance === 'to-measure') {
     return [
       'Expected:',
-      cell.answer,
+      ...answerParts(cell.answer),
       'How to measure:',
       cell.how ?? '',
       `exercise ${cell.exercise}`,
@@ -134,9 +134,9 @@ function readingOrder(cell: Cell): string[] {
     ];
   }
   if (cell.provenance === 'measured') {
-    return [cell.answer, 'Evidence, captured', 'Sources:', ...citeFragments(cell.cites)];
+    return [...answerParts(cell.answer), 'Evidence, captured', 'Sources:', ...citeFragments(cell.cites)];
   }
-  return [cell.answer, 'Sources:', ...citeFragments(cell.cites)];
+  return [...answerParts(cell.answer), 'Sources:', ...citeFragments(cell.cites)];
 }
 
 const path = (u: string) => {
@@ -160,11 +160,30 @@ function expectedStops(model: Model, js: boolean): string[] {
   ]);
 }
 
+/** An answer's inline citations (`:cite[…]`, each id a link of its own), in order. */
+const inlineIds = (md: string): string[] =>
+  [...md.matchAll(/:cite\[([^\]]*)\]/g)].flatMap((m) => m[1]!.split(/\s+/).filter(Boolean));
+
+/** An answer's own words, in order: without its inline citations (links of their own) and markers. */
+const answerParts = (md: string): string[] =>
+  md
+    .split(/:cite\[[^\]]*\]/)
+    .map((p) => p.replace(/:reading\[|\]/g, '').trim())
+    .filter((p) => /\w/.test(p));
+
+/** Where an inline citation links: an evidence page, or an excerpt (its link as any cell's cites give it). */
+function inlineStop(model: Model, cell: Cell, id: string): string[] {
+  if (id.startsWith('evidence/')) return [`link ${path(cell.share).replace(/rows\/.*$/, '')}${id}/`];
+  const cite = model.axes.flatMap((a) => Object.values(a.cells).flatMap((c) => c.cites)).find((c) => c.id === id);
+  return cite ? [`link ${path(cite.excerpt)}`] : [];
+}
+
 /**
- * The stops inside one cell's open details: its evidence (measured), the exercise (to measure), its citations,
- * then its one link.
+ * The stops inside one cell's open details: its answer's inline citations, its evidence (measured), the
+ * exercise (to measure), its citations, then its one link.
  */
-const openStops = (cell: Cell): string[] => [
+const openStops = (model: Model, cell: Cell): string[] => [
+  ...inlineIds(cell.answer).flatMap((id) => inlineStop(model, cell, id)),
   ...(cell.evidence ? [`link ${path(cell.evidence)}`] : []),
   ...(cell.provenance === 'to-measure' ? ['link /exercise/'] : []),
   ...bySource(cell.cites).flatMap(([, cites]) => cites.map((c) => `link ${path(c.excerpt)}`)),
@@ -384,11 +403,11 @@ for (const setup of SETUPS) {
         await summary.focus();
         await page.keyboard.press('Space');
         const stops: string[] = [];
-        for (const _ of openStops(cell)) {
+        for (const _ of openStops(model, cell)) {
           await page.keyboard.press('Tab');
           stops.push((await page.evaluate(describeFocus)).stop);
         }
-        expect(stops, `Tab inside the open details of ${row.id}/${backend.id}`).toEqual(openStops(cell));
+        expect(stops, `Tab inside the open details of ${row.id}/${backend.id}`).toEqual(openStops(model, cell));
       });
     });
   });
