@@ -38,15 +38,6 @@ CL_NET=10.244.250   # the client (.2), pod-like, behind the node's veth dr-cl (.
 
 command -v conntrack >/dev/null || { echo "drain: conntrack is missing (Debian: apt-get install conntrack)" >&2; exit 1; }
 
-# drainpoint, built with the lab's go.mod and cached by its source and Go version.
-build_drainpoint() {
-  local k; k=$( { go version; cat "$LAB/cmd/drainpoint/main.go" "$LAB/go.mod"; } | sha256sum | cut -c1-16)
-  DP=$CACHE/drainpoint-$k/drainpoint
-  if [ -x "$DP" ]; then step "drainpoint: reusing $DP"; return; fi
-  mkdir -p "${DP%/*}"
-  (cd "$LAB" && CGO_ENABLED=0 go build -trimpath -o "$DP.new" ./cmd/drainpoint) || die "go build ./cmd/drainpoint"
-  mv "$DP.new" "$DP"; step "drainpoint: built $DP"
-}
 
 # --- the namespaces behind each node ------------------------------------------------------
 declare -A CFD SVC
@@ -278,7 +269,7 @@ run_cases() { # mode
 
 # --- main -----------------------------------------------------------------------------------------
 lab_prepare drain
-build_drainpoint
+lab_tool DP cmd/drainpoint   # drainpoint's TCP/UDP servers and client (lib.sh)
 lab_up
 rm -rf "$DOUT"
 for m in $modes; do

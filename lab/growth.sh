@@ -41,16 +41,6 @@ source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 out=${out:-$OUT/growth/growth.txt}
 SWEEP0=$(date +%s)
 
-# --- the timing program, built with lab/go.mod and cached like the other binaries ----------------
-conntime_bin() {
-  local k; k=$( { go version; cat "$LAB/go.mod" "$LAB/conntime/main.go"; } | sha256sum | cut -c1-16)
-  CT=$CACHE/conntime-$k
-  [ -x "$CT" ] && { step "conntime: reusing $CT"; return; }
-  step "conntime: building lab/conntime into $CT"
-  ( cd "$LAB" && CGO_ENABLED=0 go build -trimpath -o "$CT.new" ./conntime ) || die "go build lab/conntime"
-  mv "$CT.new" "$CT"
-}
-
 # --- namespaces for the connections: client and server per node, a direct link between them ------
 # Node side of the client link 10.252.<k>.1, client .2; node side of the server link 10.253.<k>.1,
 # server .2, which also holds backend's Pod addresses (/32) and the floor link's 10.254.<k>.2.
@@ -209,7 +199,7 @@ connections() {
 # --- main --------------------------------------------------------------------------------
 lab_prepare growth
 lab_up
-conntime_bin
+lab_tool CT conntime   # the timing program (lib.sh)
 BACKENDS=$(kc -n lab get pods -l app=backend -o jsonpath='{range .items[*]}{.status.podIP} {end}')
 BACKEND1=${BACKENDS%% *}
 traffic_ns iptables 1 $BACKENDS

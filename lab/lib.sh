@@ -329,3 +329,17 @@ lab_up() {
   done
   write_setting
 }
+
+# A small Go program of the lab's own (lab/<dir>, built with lab/go.mod), cached by its source, the
+# module files and Go's version: lab_tool <variable> <dir> sets <variable> to the binary's path.
+lab_tool() { # variable dir
+  local -n path=$1
+  local dir=$2 name=${2##*/} k
+  k=$( { go version; cat "$LAB/go.mod" "$LAB/$dir"/*.go; } | sha256sum | cut -c1-16)
+  path=$CACHE/$name-$k/$name
+  if [ -x "$path" ]; then step "$name: reusing $path"; return; fi
+  step "$name: building lab/$dir into $path"
+  mkdir -p "${path%/*}"
+  (cd "$LAB" && CGO_ENABLED=0 go build -trimpath -o "$path.new" "./$dir") || die "go build lab/$dir"
+  mv "$path.new" "$path"
+}
