@@ -336,7 +336,7 @@ lab_tool() { # variable dir
   local -n path=$1
   local dir=$2 name=${2##*/} k
   k=$( { go version; cat "$LAB/go.mod" "$LAB/$dir"/*.go; } | sha256sum | cut -c1-16)
-  path=$CACHE/$name-$k/$name
+  path=$CACHE/tools/$name-$k/$name
   if [ -x "$path" ]; then step "$name: reusing $path"; return; fi
   step "$name: building lab/$dir into $path"
   mkdir -p "${path%/*}"
