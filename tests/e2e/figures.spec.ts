@@ -122,9 +122,19 @@ for (const place of PLACES.filter((p, i) => PLACES.findIndex((q) => q.figure ===
     expect(await axNode(cdp, `#${id}`)).toEqual({ role: 'figure', name: expect.stringContaining(place.figure.title) });
     expect(await axNode(cdp, `#${id} .figure-draw`)).toEqual({ role: 'image', name: drawingName(place.figure) });
 
-    // The order a screen reader hears the text in: lane by lane (each lane's name first), each
-    // step's words, then its sources and excerpt links, or "our reading".
-    const heard = squash(await page.locator(`#${id} .figure-text`).innerText());
+    // The text is collapsed at first: a screen reader meets it after the drawing as a closed
+    // disclosure named for what it holds, and opens it with no script.
+    const text = page.locator(`#${id} .figure-text`);
+    await expect(text).not.toHaveAttribute('open');
+    expect(await axNode(cdp, `#${id} .figure-text > summary`)).toEqual({
+      role: 'DisclosureTriangle',
+      name: expect.stringMatching(/^The figure as text/),
+    });
+    // Opened, the order a screen reader hears the text in: lane by lane (each lane's name first),
+    // each step's words, then its sources and excerpt links, or "our reading".
+    await text.locator('summary').click();
+    await expect(text).toHaveAttribute('open');
+    const heard = squash(await text.innerText());
     let at = 0;
     const expectNext = (words: string, what: string) => {
       const found = heard.indexOf(squash(words), at);

@@ -181,7 +181,7 @@ function place(model: TableModel, spec: RouteSpec): Place {
       const question = model.axes.find((r) => r.id === evidence.axis)?.question ?? evidence.axis;
       return {
         path: routes.evidence(evidence.id),
-        title: `Evidence: ${evidence.backend}, ${evidence.kind === 'drain' ? 'the drain run' : `exercise ${evidence.exercise}`}`,
+        title: `Evidence: ${evidence.backend}, ${evidence.kind === 'drain' ? 'the drain run' : `course exercise ${evidence.exercise}`}`,
         description: `Captured output behind the ${evidence.backend} cell of “${question}”.`,
         section: TABLE_SECTION,
       };
