@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { READING_LABEL } from '../../src/lib/claims/syntax.ts';
 import { builtHtmlFiles } from '../../tools/lib/site-pages.ts';
+import { countMarks, MARK_BUDGET } from '../../tools/lib/confidence-marks.ts';
 
 const dist = process.env.DIST_DIR ?? 'dist';
 const HEDGE = /\b(as we read|in our reading|as we understand)\b/i;
@@ -37,4 +38,12 @@ test('no doubled hedge: a marked reading carries no second hedge in plain words,
     );
   }
   assert.ok(readings > 0, 'the site marks some readings');
+});
+
+test(`the pages a reader starts from carry at most ${MARK_BUDGET} confidence marks each, details open`, () => {
+  for (const page of ['index.html', 'drain/index.html']) {
+    const m = countMarks(readFileSync(join(dist, page), 'utf8'));
+    assert.ok(m.labels > 0, `${page}: the count finds its marks`);
+    assert.ok(m.total <= MARK_BUDGET, `${page}: ${m.total} marks (${JSON.stringify(m)})`);
+  }
 });
