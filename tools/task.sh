@@ -16,7 +16,8 @@
 #                  lab check: that, then its captures against the committed evidence (tools/lab-check.ts),
 #                  then the drain run (lab/drain.sh) and its outcomes against the drain evidence;
 #                  lab <run>: lab/<run>.sh, another run on the same parts (lab/lib.sh)
-#   evidence       add a capture from a node: evidence add <capture folder> (tools/evidence.ts)
+#   evidence       add a capture from a node: evidence add <capture folder>; check captures: what a pull
+#                  request that publishes one is checked with (tools/evidence.ts)
 #   verify-anchors [<folder>]  every code note's anchor in its lines of <folder>/<repo>/<commit>/<path>
 #                  (default: the copies in ../shared/sources/kubernetes, or $KUBERNETES_SOURCES); the
 #                  builds of test, e2e and stress run it first (anchors, below), and every build

@@ -1,7 +1,8 @@
 // When a page's content last changed, from the repository's history (the newest commit that touched
-// its files), not the build's time; and where a reader edits the page or reports a problem, when
-// the build is told the repository (SITE_REPOSITORY). A build outside a git checkout, or from a
-// shallow clone (whose one commit would date every file alike), shows no date, and says so once.
+// its files), not the build's time; and where a reader edits the page, reports a problem or reads how
+// a measurement is published, when the build is told the repository (SITE_REPOSITORY). A build
+// outside a git checkout, or from a shallow clone (whose one commit would date every file alike),
+// shows no date, and says so once.
 import { execFileSync } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 
@@ -40,6 +41,8 @@ export interface Repository {
   edit?: string;
   /** "Report a problem": a new issue, its title naming the page. */
   report: string;
+  /** How a measurement is published: docs/evidence.md's section on the pull request and its check. */
+  publish: string;
 }
 
 /**
@@ -57,5 +60,6 @@ export function repositoryLinks(
   return {
     ...(file && { edit: `${repo}/edit/${branch}/${file}` }),
     report: `${repo}/issues/new?title=${encodeURIComponent(`Problem on ${page}`)}`,
+    publish: `${repo}/blob/${branch}/docs/evidence.md#publishing-a-measurement`,
   };
 }

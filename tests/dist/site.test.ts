@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as cheerio from 'cheerio';
+import GithubSlugger from 'github-slugger';
 import { plainText } from '../../src/lib/markdown.ts';
 import { loadTable } from '../../src/lib/content/load.ts';
 import { PROVENANCES, PROVENANCE_LABEL, PROVENANCE_ICON, bySource } from '../../src/lib/view/model.ts';
@@ -350,6 +351,38 @@ test('the legend counts each kind of cell', () => {
     $('.legend [data-legend=reading]').text().replace(/\s+/g, ' ').trim(),
     new RegExp(`^${READING_LABEL} in the text marks our own inference`),
   );
+});
+
+test('with SITE_REPOSITORY, the legend’s Measured line links to how a measurement is published (docs/evidence.md, at its section)', () => {
+  const repo = process.env.SITE_REPOSITORY;
+  const $ = html('');
+  const publish = $('a')
+    .map((_, a) => $(a).attr('href'))
+    .get()
+    .filter((href) => href.includes('docs/evidence.md'));
+  if (!repo) {
+    assert.deepEqual(publish, [], 'no link into the repository without SITE_REPOSITORY');
+    return;
+  }
+  const want = `${repo}/blob/main/docs/evidence.md#publishing-a-measurement`;
+  const link = $('.legend [data-legend=measured] a');
+  assert.deepEqual(link.map((_, a) => [[$(a).attr('href'), plain($(a))]]).get(), [
+    [want, 'How to publish a measurement of your own'],
+  ]);
+  // Each To-measure cell's "How to measure" links there too (the table's and the cell's own page).
+  const toMeasure = model.axes.flatMap((a) =>
+    a.cells.filter((c) => c.provenance === 'to-measure').map((c) => [a, c] as const),
+  );
+  for (const [axis, cell] of toMeasure)
+    for (const $$ of [$, html(routes.cellPage(axis.id, cell.backend.id))])
+      assert.equal($$(`.cell-how a[href="${want}"]`).length, 1, `${axis.id} / ${cell.backend.id}: how to publish`);
+  assert.equal(publish.length, 1 + toMeasure.length, 'the legend and each To-measure cell, nowhere else');
+  // The section is there, under the heading GitHub makes that fragment of.
+  const slugger = new GithubSlugger();
+  const headings = [...readFileSync('docs/evidence.md', 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+    slugger.slug(m[1]!),
+  );
+  assert.ok(headings.includes('publishing-a-measurement'), headings.join(', '));
 });
 
 test('each row has its own page: title, description from the summary, a section per backend, a link back', () => {

@@ -11,11 +11,11 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { astroBuild } from '../support/astro-build.ts';
+import { unmeasuredContent } from '../support/unmeasured-content.ts';
 import {
   chmodSync,
   chownSync,
   copyFileSync,
-  cpSync,
   existsSync,
   linkSync,
   mkdirSync,
@@ -59,30 +59,8 @@ const NFT = readFileSync(join(kit, 'netns/FIXTURE-kube-proxy.nft'), 'utf8');
 const scratch = mkdtempSync(join(tmpdir(), 'evidence-kit-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A fresh copy of the site's content folder to add evidence to (the real one is never written). */
-/**
- * A copy of content/ as it was before any measurement, so each test adds its FIXTURE captures to
- * cells that have none, whatever the real content holds: no evidence file, no `measure.evidence`,
- * and none of the sentences that cite a capture ("Measured in this study's lab … :cite[evidence/…].").
- */
-function contentCopy(name: string): string {
-  const dir = join(scratch, name, 'content');
-  cpSync(join(root, 'content'), dir, { recursive: true });
-  // The drain run's evidence (kind: drain) measures no kit cell: it stays, with the sentences citing it.
-  for (const f of readdirSync(join(dir, 'evidence')))
-    if (!/^kind: drain$/m.test(readFileSync(join(dir, 'evidence', f), 'utf8'))) rmSync(join(dir, 'evidence', f));
-  const axes = join(dir, 'comparison/axes.yaml');
-  writeFileSync(
-    axes,
-    readFileSync(axes, 'utf8')
-      .replace(/^ +evidence: \S+\n/gm, '')
-      .replace(
-        / ?Measured\s+in\s+this study's lab(?:(?!Measured\s)[\s\S])*?:cite\[evidence\/(?!drain-)[^\]]+\]\./g,
-        '',
-      ),
-  );
-  return dir;
-}
+/** A fresh copy of the site's content folder, unmeasured, to add evidence to (the real one is never written). */
+const contentCopy = (name: string): string => unmeasuredContent(join(scratch, name, 'content'));
 
 /** Every file of a folder with its text, to prove a refusal wrote nothing. */
 function snapshot(dir: string): Map<string, string> {

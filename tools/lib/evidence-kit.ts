@@ -208,6 +208,10 @@ export function readCapture(dir: string, problems: Problem[]): Capture | undefin
   return { dir, env, cells, ...(setting && { setting }) };
 }
 
+/** The id (and file name) of the evidence `add` writes for a cell of a capture: ex<N>-<backend>-<date>. */
+export const evidenceId = (capture: Capture, cell: CaptureCell): string =>
+  `ex${cell.exercise}-${cell.backend}-${(capture.env.values.get('captured_at') ?? '').slice(0, 10)}`;
+
 /** The node of a path in a parsed YAML document, or undefined. */
 function nodeAt(root: unknown, path: Array<string | number>): Node | undefined {
   let node: unknown = root;
@@ -350,7 +354,7 @@ function plan(
       });
 
     const capturedAt = env.get('captured_at') ?? '';
-    const id = `ex${cell.exercise}-${cell.backend}-${capturedAt.slice(0, 10)}`;
+    const id = evidenceId(capture, cell);
     const abs = join(content, PATHS.evidence, `${id}.yaml`);
     if (existsSync(abs))
       problems.push({
