@@ -396,10 +396,33 @@ test('each row has its own page: title, description from the summary, a section 
         .get(),
       model.backends.map((b) => b.id),
     );
-    // The row page shows every full answer as it is, no disclosure; a cited badge carries its links.
-    assert.equal($('section.row-cell details').length, 0, `${axis.id}: no disclosure on the row page`);
+    // The answer first: right after the title, each backend's short answer and badge, its name
+    // linking to its section; there the full answer waits in one closed disclosure (issue 44, the
+    // answer on a phone's first screen, the rest on demand); a cited badge carries its links.
+    const glance = $('h1').next('ul.axis-glance');
+    assert.equal(glance.length, 1, `${axis.id}: the answers at a glance right after the title`);
+    assert.deepEqual(
+      glance
+        .children('li')
+        .map((_, li) => $(li).children('a').attr('href'))
+        .get(),
+      axis.cells.map((c) => `#${routes.cellId(axis.id, c.backend.id)}`),
+      `${axis.id}: one line per backend, in order, each linking to its section`,
+    );
+    for (const cell of axis.cells) {
+      const li = glance.children(`li[data-backend="${cell.backend.id}"]`);
+      assert.ok(
+        words(li).includes(csvAnswers.get(`${axis.id}/${cell.backend.id}`)!.short),
+        `${axis.id}/${cell.backend.id}: short answer at a glance`,
+      );
+      assert.equal(li.find('.badge').length, 1, `${axis.id}/${cell.backend.id}: its badge at a glance`);
+    }
     for (const cell of axis.cells) {
       const section = $(`section.row-cell[data-backend="${cell.backend.id}"]`);
+      const more = section.children('details.row-cell-more');
+      assert.equal(more.length, 1, `${axis.id}/${cell.backend.id}: the full answer in one disclosure`);
+      assert.equal(more.attr('open'), undefined, `${axis.id}/${cell.backend.id}: closed at first`);
+      assert.equal(more.find('.cell-answer').length, 1, `${axis.id}/${cell.backend.id}: the answer inside it`);
       assert.ok(
         words(section.find('.cell-answer')).endsWith(csvAnswers.get(`${axis.id}/${cell.backend.id}`)!.answer),
         `${axis.id}/${cell.backend.id}: full answer`,

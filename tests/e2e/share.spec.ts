@@ -194,3 +194,19 @@ renamed.describe('a renamed row and column (FIXTURE)', { tag: '@base' }, () => {
     );
   }
 });
+
+test('an axis page: the answers first, each full answer on demand, and open where a shared link lands (with and without JavaScript)', async ({
+  page,
+  scriptlessPage,
+}) => {
+  for (const p of [page, scriptlessPage]) {
+    await p.goto('rows/drain/');
+    await expect(p.locator('.axis-glance li')).toHaveCount(3);
+    await expect(p.locator('#drain--iptables .cell-answer')).toBeHidden();
+    await p.locator('#drain--iptables summary').click();
+    await expect(p.locator('#drain--iptables .cell-answer')).toBeVisible();
+    await p.goto('rows/drain/#drain--nftables');
+    await expect(p.locator('#drain--nftables .cell-answer')).toBeVisible();
+    await expect(p.locator('#drain--ipvs .cell-answer')).toBeHidden();
+  }
+});
