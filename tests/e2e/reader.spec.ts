@@ -150,7 +150,10 @@ test.describe('search', () => {
     const names: Record<string, string> = { iptables: 'iptables', ipvs: 'IPVS', nftables: 'nftables' };
     const home = subs.filter((s) => /^[^#]*#[a-z0-9-]+--(iptables|ipvs|nftables)$/.test(s.url));
     const rowPages = subs.filter((s) => /#cell-(iptables|ipvs|nftables)$/.test(s.url));
-    expect(home.length + rowPages.length, 'the query hits table cells').toBeGreaterThan(0);
+    expect(home.length, 'the query hits table cells on the home page').toBeGreaterThan(0);
+    expect(rowPages.length, 'the query hits table cells on axis pages').toBeGreaterThan(0);
+    // The legend above the table is no target (each cell is its own sub-result, data-pagefind-title).
+    expect(subs.filter((s) => s.url.includes('#legend')).map((s) => s.url)).toEqual([]);
     for (const c of home) {
       const [row, backend] = c.url.split('#')[1]!.split('--') as [string, string];
       expect(c.title, c.url).toMatch(new RegExp(`: ${names[backend]}( read, not run)?$`));
@@ -159,6 +162,38 @@ test.describe('search', () => {
     for (const c of rowPages)
       expect(c.title, c.url).toMatch(new RegExp(`^${names[c.url.split('#cell-')[1]!]}( read, not run)?$`));
   });
+
+  // The search page sets Pagefind's ranking (src/lib/search.ts) from a script of its own: this proves
+  // the script runs, after the Component UI and within the CSP, before the first search. With
+  // Pagefind's default ranking, "0" matching the parts of counts and mark bits ("5,002", "0x4000")
+  // put KEP-265's rule dump third (tests/dist/search.test.ts asks the index itself).
+  test(
+    '"weight 0": the results read weight 0, and a hit in a home table cell lands on that cell',
+    {
+      tag: '@base',
+    },
+    async ({ page, baseURL }) => {
+      await page.goto('search/');
+      const list = await search(page, 'weight 0');
+      const cards = list.locator(':scope > li.pf-result');
+      await expect(cards.nth(2)).toBeVisible();
+      for (let i = 0; i < 3; i++)
+        await expect(cards.nth(i).locator('.pf-result-excerpt'), `result ${i + 1}`).toHaveText(
+          /\bweight(?:-0\b|\s+(?:\S+\s+){0,2}0\b)/i,
+        );
+      const home = cards.filter({ has: page.locator(`a.pf-result-link[href="${served(baseURL, '')}"]`) });
+      const links = home.locator('a.pf-heading-link');
+      const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+      expect(hrefs.length, 'the home result shows where on the page it matched').toBeGreaterThan(0);
+      expect(hrefs.filter((h) => h.includes('#legend'))).toEqual([]);
+      const cell = hrefs.find((h) => /#[a-z0-9-]+--(iptables|ipvs|nftables)$/.test(h));
+      expect(cell, `a home cell among ${hrefs.join(', ')}`).toBeDefined();
+      await home.locator(`a.pf-heading-link[href="${cell}"]`).click();
+      await page.waitForURL(new URL(cell!, baseURL).href);
+      await expect(page.locator(':target')).toHaveId(cell!.split('#')[1]!);
+      await expect(page.locator(':target')).toHaveJSProperty('tagName', 'TD');
+    },
+  );
 
   test('without JavaScript the search page says so and points to the navigation', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
