@@ -475,3 +475,21 @@ test('the words a reader sees are apart: footer links, legend counts; the legend
   const after = await toggle.innerText();
   expect(new Set([before.trim().slice(-3).trim(), after.trim().slice(-3).trim()])).toEqual(new Set(['on', 'off']));
 });
+
+test('an operator running IPVS finds what to do within the first two screens, desktop and phone, and the link lands on it', async ({
+  page,
+}) => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto('');
+    const pointer = page.getByRole('link', { name: 'what to do before 1.40', exact: true });
+    const box = await pointer.boundingBox();
+    expect(box, 'the pointer is laid out').not.toBeNull();
+    expect(box!.y + box!.height, `${viewport.width}px: within two screens`).toBeLessThanOrEqual(2 * viewport.height);
+    await pointer.click();
+    await expect(page.getByRole('heading', { name: /Running IPVS\? What to do before 1\.40/ })).toBeInViewport();
+  }
+});
