@@ -1,31 +1,77 @@
-// Paper: Chromium's own PDF of the table page and the drain page at A4, with 10 mm and with 15 mm
-// margins, read back with pdfjs (tests/support/pdf-text.ts). No printed text starts or ends outside
-// the page's content box (the table's first letters were cut off when its narrow-screen layout
-// pulled it into the margin), no link prints a site-relative address (useless on paper), and the
-// table's notes print their links' absolute addresses. Each run's page count is in the test's
-// annotations.
+// Paper: Chromium's own PDF of the table page, the drain page and an axis page at A4, with 10 mm
+// and with 15 mm margins, read back with pdfjs (tests/support/pdf-text.ts). No printed text starts
+// or ends outside the page's content box (the table's first letters were cut off when its
+// narrow-screen layout pulled it into the margin), no link prints a site-relative address (useless
+// on paper), and the table's notes print their links' absolute addresses. The table page (issue 44)
+// prints on at most 8 pages, none of them only the footer (it was a last page of "Table as JSON ·
+// Table as CSV"), with the table as a grid on pages 1-2: every row header and
+// every short answer there, each answer in its backend's column (iptables, IPVS, nftables left to
+// right, one x per column), the caption on the same page as the first row; every cell's full answer
+// after the grid. Each run's page count is in the test's annotations.
 import { test, expect } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { routes } from '../../src/lib/routes.ts';
-import { pdfText } from '../support/pdf-text.ts';
+import { pdfText, type PdfRun } from '../support/pdf-text.ts';
 
 const MM = 72 / 25.4; // PDF points per millimetre
 /** Chromium places the content box on whole CSS pixels: a run may start up to a point off. */
 const TOLERANCE = 1;
 /** A path from the site's root as link text: "(/notes/…)", "</keps/…>", or a line starting with one. */
 const SITE_RELATIVE = /(^|[\s(<])\/[\w.-]+\/[\w./#-]*/;
+/** The table page's most pages on A4 (issue 44). */
+const MAX_HOME_PAGES = 8;
 
-for (const path of [routes.home, routes.page('drain')]) {
+/** Text as compared with the PDF's: pdfjs splits a ligature from its word ("tra ffi c") and a line's
+ *  runs may break anywhere, so whitespace goes; NFKC turns "ﬁ" into "fi"; case is as the CSS left it. */
+const norm = (s: string) => s.normalize('NFKC').replace(/\s+/g, '').toLowerCase();
+
+/** The PDF's text as one string (norm), and for each of its characters the run it is in. */
+function indexed(runs: PdfRun[]) {
+  let text = '';
+  const owner: PdfRun[] = [];
+  for (const r of runs) {
+    const t = norm(r.text);
+    text += t;
+    for (let i = 0; i < t.length; i++) owner.push(r);
+  }
+  /** Where `needle` starts, each time at or after `from`: its offset and the run it starts in. */
+  const findAll = (needle: string, from = 0) => {
+    const found: Array<{ at: number; run: PdfRun }> = [];
+    for (let at = text.indexOf(norm(needle), from); at >= 0; at = text.indexOf(norm(needle), at + 1))
+      found.push({ at, run: owner[at]! });
+    return found;
+  };
+  return findAll;
+}
+
+/** The footer's printed text: its words and the addresses its outside links print (print.css). */
+const footerText = (page: Page) =>
+  page
+    .locator('.site-footer')
+    .evaluate(
+      (f: HTMLElement) =>
+        f.innerText +
+        [...f.querySelectorAll<HTMLAnchorElement>('a[href^="http"]')]
+          .map((a) => ` <${a.getAttribute('href')}>`)
+          .join(''),
+    );
+
+const pdfOf = async (page: Page, margin: number) =>
+  pdfText(
+    await page.pdf({
+      format: 'A4',
+      margin: { top: `${margin}mm`, bottom: `${margin}mm`, left: `${margin}mm`, right: `${margin}mm` },
+    }),
+  );
+
+for (const path of [routes.home, routes.page('drain'), routes.axisPage('drain')]) {
   for (const margin of [10, 15]) {
     test(`/${path} on A4 with ${margin} mm margins: no text outside the page's content box, no site-relative link text`, async ({
       page,
       baseURL,
     }) => {
       await page.goto(`${baseURL}${path}`);
-      const pdf = await page.pdf({
-        format: 'A4',
-        margin: { top: `${margin}mm`, bottom: `${margin}mm`, left: `${margin}mm`, right: `${margin}mm` },
-      });
-      const { pages, runs } = await pdfText(pdf);
+      const { pages, runs } = await pdfOf(page, margin);
       test.info().annotations.push({ type: 'pages', description: `/${path}, A4, ${margin} mm: ${pages.length} pages` });
       expect(runs.length, 'the PDF has text').toBeGreaterThan(100);
       const left = margin * MM - TOLERANCE;
@@ -51,4 +97,106 @@ for (const path of [routes.home, routes.page('drain')]) {
       }
     });
   }
+}
+
+for (const margin of [10, 15]) {
+  test(`/ on A4 with ${margin} mm margins: at most ${MAX_HOME_PAGES} pages, the table a grid on pages 1-2, its full answers after it`, async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto(`${baseURL}${routes.home}`);
+    const table = page.locator('table.comparison');
+    const caption = await table.locator('caption').innerText();
+    const backends = await table.locator('thead th[id^="col-"]').evaluateAll((ths) => ths.map((th) => th.id.slice(4)));
+    const rows = await table.locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        id: tr.id,
+        header: (tr.querySelector('th .row-link') as HTMLElement).innerText,
+        cells: [...tr.querySelectorAll('td')].map((td) => ({
+          backend: td.dataset.backend!,
+          short: (td.querySelector('.cell-short') as HTMLElement).innerText,
+          // The full answer's first words (its inline citations print their detail, so not all of it).
+          answer: (td.querySelector('.cell-answer') as HTMLElement).textContent!.trim().slice(0, 60),
+        })),
+      })),
+    );
+    expect(backends, 'the columns').toEqual(['iptables', 'ipvs', 'nftables']);
+    expect(rows.length, 'the rows').toBe(6);
+
+    const { pages, runs } = await pdfOf(page, margin);
+    test.info().annotations.push({ type: 'pages', description: `/, A4, ${margin} mm: ${pages.length} pages` });
+    expect(pages.length, `pages (at most ${MAX_HOME_PAGES})`).toBeLessThanOrEqual(MAX_HOME_PAGES);
+
+    // A page whose every run is part of the footer's text holds nothing else.
+    const footer = norm(await footerText(page));
+    expect(footer.length, 'the footer has text').toBeGreaterThan(100);
+    const footerOnly = pages
+      .map((_, i) => runs.filter((r) => r.page === i + 1))
+      .flatMap((own, i) => (own.every((r) => footer.includes(norm(r.text))) ? [i + 1] : []));
+    expect(footerOnly, 'pages that hold only the footer (or nothing)').toEqual([]);
+
+    // The grid: the caption, then row by row each cell's short answer (Chromium prints them in
+    // that order; the row headers it prints later), all of it on pages 1-2, each short answer in its
+    // backend's column (one x per column, left to right), each row header left of its row's first
+    // answer and level with it.
+    const findAll = indexed(runs);
+    const find = (needle: string, from = 0) => findAll(needle, from)[0];
+    const captionAt = find(caption);
+    expect(captionAt, 'the caption in the PDF').toBeDefined();
+    let cursor = captionAt!.at;
+    const missing: string[] = [];
+    const columnX = new Map<string, number[]>();
+    const placed: Array<{ row: string; header: PdfRun; cells: PdfRun[] }> = [];
+    for (const row of rows) {
+      const cells: PdfRun[] = [];
+      for (const cell of row.cells) {
+        const short = find(cell.short, cursor);
+        if (!short) {
+          missing.push(`short answer ${row.id}/${cell.backend}: "${cell.short}"`);
+          continue;
+        }
+        cursor = short.at;
+        cells.push(short.run);
+        columnX.set(cell.backend, [...(columnX.get(cell.backend) ?? []), short.run.x]);
+      }
+      const first = cells[0];
+      const header = first
+        ? findAll(row.header, captionAt!.at).find(
+            ({ run }) => run.page === first.page && Math.abs(run.y - first.y) < 3 && run.x < first.x,
+          )
+        : undefined;
+      if (!header) missing.push(`row header "${row.header}", level with its row`);
+      else if (cells.length === row.cells.length) placed.push({ row: row.id, header: header.run, cells });
+    }
+    expect(missing, 'the grid in the PDF').toEqual([]);
+    const grid = placed.flatMap((p) => [p.header, ...p.cells]);
+    expect(
+      grid.filter((r) => r.page > 2).map((r) => `page ${r.page}: ${r.text}`),
+      'the grid past page 2',
+    ).toEqual([]);
+    for (const { row, header, cells } of placed) {
+      const xs = [header.x, ...cells.map((c) => c.x)];
+      expect(
+        xs.every((x, i) => i === 0 || x > xs[i - 1]! + 40),
+        `row ${row}: header and answers left to right, a column apart (x ${xs.map((x) => x.toFixed(0)).join(', ')} pt)`,
+      ).toBe(true);
+    }
+    for (const [backend, xs] of columnX)
+      expect(Math.max(...xs) - Math.min(...xs), `the ${backend} column's answers start at one x`).toBeLessThan(6);
+    expect(captionAt!.run.page, "the caption's page is the first row's").toBe(placed[0]!.header.page);
+
+    // Every cell's full answer after the grid, none inside it: each found past the grid's last short
+    // answer, and printed below it or on a later page.
+    const last = placed.at(-1)!.cells.at(-1)!;
+    const late = rows.flatMap((row) =>
+      row.cells.flatMap((cell) => {
+        const answer = find(cell.answer, cursor);
+        const name = `${row.id}/${cell.backend}`;
+        if (!answer) return [`${name}: not after the grid`];
+        const { page: p, y } = answer.run;
+        return p > last.page || (p === last.page && y < last.y) ? [] : [`${name}: page ${p}, y ${y.toFixed(0)}`];
+      }),
+    );
+    expect(late, 'full answers after the grid').toEqual([]);
+  });
 }
