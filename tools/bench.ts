@@ -235,6 +235,7 @@ export async function measurePage(browser: Browser, siteUrl: string, path: strin
   const urls: string[] = [];
   const bodies: Promise<void>[] = [];
   const by: Record<'document' | 'stylesheet' | 'script', Size[]> = { document: [], stylesheet: [], script: [] };
+  const stylesheets = new Map<string, Size>();
   let documentText = '';
   // Other origins are counted, then refused, so a slip never makes the bench depend on the network.
   await context.route(
@@ -252,6 +253,7 @@ export async function measurePage(browser: Browser, siteUrl: string, path: strin
       bodies.push(
         res.body().then((b) => {
           by[type].push(sizeOf(b));
+          if (type === 'stylesheet') stylesheets.set(res.url(), sizeOf(b));
           if (type === 'document') documentText = b.toString('utf8');
         }),
       );
@@ -266,12 +268,21 @@ export async function measurePage(browser: Browser, siteUrl: string, path: strin
       .map((s) => s.textContent ?? '')
       .join('\n'),
   );
+  // Stylesheets linked for a medium the screen does not match (print): not render-blocking.
+  const otherMedia = new Set(
+    await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')]
+        .filter((l) => l.media !== '' && !matchMedia(l.media).matches)
+        .map((l) => l.href),
+    ),
+  );
   await context.close();
   return {
     path,
     html: addSizes(...by.document),
     throughTable: throughTable(documentText),
-    css: addSizes(...by.stylesheet),
+    css: addSizes(...[...stylesheets].filter(([u]) => !otherMedia.has(u)).map(([, size]) => size)),
+    otherMediaCss: addSizes(...[...stylesheets].filter(([u]) => otherMedia.has(u)).map(([, size]) => size)),
     js: addSizes(...by.script),
     inlineJs: inline === '' ? ZERO : sizeOf(inline),
     requests: urls.length,

@@ -54,11 +54,21 @@ for (const path of builtPages()) {
     });
 
     if (path !== routes.search) {
-      // Every page renders from its own HTML: its CSS, scripts and figures' drawings are inline.
-      await test.step('rendered from its own HTML: nothing else is requested but the favicon', async () => {
+      // Every page renders from its own HTML: its screen CSS, scripts and figures' drawings are
+      // inline; the one stylesheet it links is for print (media="print", never render-blocking).
+      await test.step('rendered from its own HTML: nothing else is requested but the favicon and the print stylesheet', async () => {
+        const print = await page
+          .locator('link[rel=stylesheet]')
+          .evaluateAll((links) => links.map((l) => [(l as HTMLLinkElement).href, (l as HTMLLinkElement).media]));
         expect
           .soft(
-            requested.filter((u) => u !== favicon),
+            print.map(([, media]) => media),
+            'linked stylesheets are for print only',
+          )
+          .toEqual(['print']);
+        expect
+          .soft(
+            requested.filter((u) => u !== favicon && !print.some(([href]) => href === u)),
             'requests at load',
           )
           .toEqual([res!.url()]);

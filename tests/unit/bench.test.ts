@@ -47,6 +47,7 @@ const page = (path: string, over: Partial<PageMeasure> = {}): PageMeasure => ({
   html: size(5000),
   throughTable: size(4000),
   css: size(1500),
+  otherMediaCss: size(0),
   js: size(0),
   inlineJs: size(0),
   requests: 1,
@@ -154,16 +155,28 @@ test('JavaScript over 1 KB, files and inline together, on any page but search fa
   assert.ok(isSearchPage('search/') && !isSearchPage('rows/search-cost/') && !isSearchPage(''));
 });
 
-test('more than 2 requests at load on any page but search fails', () => {
-  const r = byName([page(''), page('exercise/', { requests: 3 }), page('search/', { requests: 9 })])[
+test('more requests at load than the budget on any page but search fails', () => {
+  const over = BUDGET.requestsAtLoad + 1;
+  const r = byName([page(''), page('exercise/', { requests: over }), page('search/', { requests: 9 })])[
     'requests at load, outside search'
   ]!;
   assert.equal(r.pass, false);
-  assert.match(r.actual, /3 at most \(\/exercise\/\)/);
+  assert.match(r.actual, new RegExp(`${over} at most \\(/exercise/\\)`));
   assert.equal(
-    byName([page('', { requests: 2 }), page('search/', { requests: 9 })])['requests at load, outside search']!.pass,
+    byName([page('', { requests: BUDGET.requestsAtLoad }), page('search/', { requests: 9 })])[
+      'requests at load, outside search'
+    ]!.pass,
     true,
   );
+});
+
+test('a stylesheet for another medium (print) is not part of the first render', () => {
+  const under = BUDGET.tableFirstRenderGzip - 1000;
+  const r = byName([page('', { throughTable: size(under), css: size(500), otherMediaCss: size(5000) })])[
+    "table page, first render: HTML to the table's end + CSS (gzip)"
+  ]!;
+  assert.equal(r.pass, true, r.actual);
+  assert.match(r.actual, /print stylesheet/);
 });
 
 test('Lighthouse: medians per figure; a category under 100 or any layout shift fails, naming the audits', () => {
