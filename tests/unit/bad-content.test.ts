@@ -456,6 +456,67 @@ test('a code note without an anchor: names file:line, the excerpt and anchor', (
       /^a code note needs an anchor: add "anchor:" with a short verbatim identifier or string literal from exactly these lines/,
   }));
 
+// A code note's verbatim `code` (issue 44): its shape is the schema's, its text the pinned file's.
+
+test("a code note's code: at most six lines, within the note's lines, as many lines of text as the range", async () => {
+  const excerpt = (id: string) => ({ kind: 'excerpt' as const, id: `fixture-source/${id}` });
+  await assertProblem('code-malformed', {
+    file: 'excerpts/fixture-source.yaml',
+    line: 7,
+    col: 5,
+    item: excerpt('fixture-excerpt'),
+    field: 'code.lines',
+    problem: /^too long: 7 lines, at most 6 \(the note describes the rest\)$/,
+  });
+  await assertProblem('code-malformed', {
+    file: 'excerpts/fixture-source.yaml',
+    line: 25,
+    col: 5,
+    item: excerpt('fixture-outside'),
+    field: 'code.lines',
+    problem: /^code lines \[2, 3\] must be within the note's lines \[1, 2\]$/,
+  });
+  await assertProblem('code-malformed', {
+    file: 'excerpts/fixture-source.yaml',
+    line: 39,
+    col: 5,
+    item: excerpt('fixture-count'),
+    field: 'code.text',
+    problem: /^the text has 2 lines and lines \[1, 3\] are 3: write exactly those lines as a \|- block/,
+  });
+});
+
+test("a code note's code that is not its pinned lines byte for byte: at the differing line's file:line:col, both versions, the way out", async () => {
+  const before = process.env.KUBERNETES_SOURCES;
+  process.env.KUBERNETES_SOURCES = join(root, 'tests/fixtures/code-upstream');
+  try {
+    await assertProblem('code-not-verbatim', {
+      file: 'excerpts/fixture-source.yaml',
+      line: 11,
+      col: 7,
+      item: { kind: 'excerpt', id: 'fixture-source/fixture-excerpt' },
+      field: 'code.text',
+      problem: new RegExp(
+        '^kubernetes/kubernetes/c0dec0dec0dec0dec0dec0dec0dec0dec0dec0de/pkg/fixture/code\\.go: code is not lines 2-4 byte for byte: ' +
+          'its line 2 is "    return 0", line 3 of the file is "\\\\treturn 0" \\(copy the lines from the pinned file: ' +
+          'tabs, spaces and punctuation are compared exactly\\)$',
+      ),
+    });
+    // The same note with the file's tab is accepted: the rule compares, it does not refuse every code.
+    const dir = contentFor('code-not-verbatim');
+    const file = join(dir, 'excerpts/fixture-source.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('          return 0', '      \treturn 0'));
+    const data = await loadContent(dir);
+    assert.equal(
+      data.excerpts.find((e) => e.id === 'fixture-excerpt')?.code?.text,
+      'func fixtureAnchor() int {\n\treturn 0\n}',
+    );
+  } finally {
+    if (before === undefined) delete process.env.KUBERNETES_SOURCES;
+    else process.env.KUBERNETES_SOURCES = before;
+  }
+});
+
 /** The real build of cases laid over valid/ together, into a temporary folder (never dist/). */
 function astroBuildCases(...names: string[]) {
   const dir = contentFor(names[0]!);

@@ -508,6 +508,12 @@ test('--update at a ref where everything stayed or moved brings every source to 
     w.content,
   );
   assert.match(again.stdout, /11 pins checked: 11 unchanged, 0 moved, 0 changed, 0 gone$/m);
+  // A moved note's verbatim code moved with it, by as many lines (it is still the same text).
+  const proxierNotes = readFileSync(join(w.content, 'excerpts/fixture-proxier.yaml'), 'utf8');
+  assert.ok(
+    proxierNotes.includes('lines: [10, 12]\n  anchor: FIXTURE_MOVES\n  code:\n    lines: [11, 11]\n'),
+    proxierNotes,
+  );
   // From the new pins, HEAD's changes are still seen (the moved pins now say the moved lines).
   const head = cli('--enhancements', w.enhancements, '--kubernetes', w.kubernetes, '--content', w.content);
   assert.match(head.stdout, /11 pins checked: 7 unchanged, 0 moved, 2 changed, 2 gone$/m);

@@ -64,6 +64,17 @@ class YamlEdits {
       text = `${q}${text}${q}`;
     if (old !== text) this.edits.push({ start: value.range[0], end: value.range[1], text });
   }
+  /** Replaces the value of `key` in the map at `outer` of the entry (`code` → `lines`), written as `text`. */
+  setIn(index: number, outer: string, key: string, text: string): void {
+    const map = this.pair(index, outer)?.value;
+    const value = isMap(map)
+      ? ((map as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === key) as Pair<Ranged, Ranged> | undefined)
+          ?.value
+      : undefined;
+    if (!hasRange(value)) throw new Error(`no "${outer}.${key}" in entry ${index}`);
+    if (this.text.slice(value.range[0], value.range[1]) !== text)
+      this.edits.push({ start: value.range[0], end: value.range[1], text });
+  }
   /** Sets `key` to a plain value, adding the line after `after` when the entry has no such key. */
   put(index: number, key: string, value: string, after: string): void {
     if (this.pair(index, key)) return this.set(index, key, scalar(value));
@@ -143,6 +154,10 @@ export function planUpdate(results: readonly SourceResult[]): UpdatePlan {
       if (item.drift?.state === 'moved') {
         const [a, b] = item.drift.lines;
         if (a !== e.lines[0] || b !== e.lines[1]) excerpts.set(e.index, 'lines', `[${a}, ${b}]`);
+        // The note's lines moved whole, so its verbatim code moved with them, by as many lines.
+        const by = a - e.lines[0];
+        if (e.code && by !== 0)
+          excerpts.setIn(e.index, 'code', 'lines', `[${e.code.lines[0] + by}, ${e.code.lines[1] + by}]`);
         moved.push(item.id);
       }
     }

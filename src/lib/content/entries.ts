@@ -29,7 +29,8 @@ export interface AxisEntry extends Omit<Axis, 'cells'>, Origin {
 export interface ExcerptEntry extends Excerpt, Origin {
   /** The source id: an excerpt file is named after its source. */
   source: string;
-  html: { quote?: string; note?: string; answers: string };
+  /** Rendered: `code` is the note's verbatim lines as a highlighted Go block (code-block.ts). */
+  html: { quote?: string; note?: string; code?: string; answers: string };
 }
 export interface EvidenceEntry extends Evidence {
   id: string;

@@ -26,6 +26,8 @@ export interface ExcerptTarget {
   href: string;
   /** Pinned upstream permalink to the exact lines. */
   upstream: string;
+  /** The same to the lines of its verbatim code, for a code note that shows some. */
+  codeUpstream?: string;
 }
 
 /** The fields of a cell the model resolves into something else: its citations and its measurement. */
@@ -125,6 +127,7 @@ export function assembleTable(data: ModelInput): TableModel {
       source,
       href: routes.excerpt(source.page, e.id),
       upstream: upstreamUrl(source, e),
+      ...(e.code && { codeUpstream: upstreamUrl(source, { ...e, lines: e.code.lines }) }),
     });
   }
   const evidence = new Map(data.evidence.map((e) => [e.id, e]));

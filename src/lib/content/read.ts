@@ -28,6 +28,7 @@ import { parseYaml, type YamlFile } from './yaml.ts';
 import { scanPage } from '../claims/page-scan.ts';
 import { countEvidenceOutput, checkGrowth } from './evidence-checks.ts';
 import { renderInline, type Render } from './inline.ts';
+import { goCodeBlock } from './code-block.ts';
 import { renderQuoteBlocks } from './quote-blocks.ts';
 import type {
   Origin,
@@ -224,6 +225,7 @@ export const renderExcerpt = async (e: ParsedExcerpt, render: Render): Promise<E
       quote: e.form ? await renderQuoteBlocks(render, e.quote, e.form) : await renderInline(render, e.quote),
     }),
     ...(e.note !== undefined && { note: await renderInline(render, e.note) }),
+    ...(e.code && { code: (await render(goCodeBlock(e.code.text))).trim() }),
     answers: await renderInline(render, e.answers),
   },
 });

@@ -71,6 +71,9 @@ export const sourceSchema = z
     message: 'only a kubernetes/kubernetes source may be pinned to a release tag; pin this one to a 40-hex commit',
   });
 
+/** The most lines a code note's verbatim `code` may show: a few lines that convince, not a listing. */
+export const CODE_MAX_LINES = 6;
+
 export const excerptSchema = z
   .strictObject({
     id: kebabId,
@@ -94,6 +97,18 @@ export const excerptSchema = z
      * notes: checks/excerpts.ts).
      */
     anchor: z.string().min(1).optional(),
+    /**
+     * A few lines of the code a note describes, verbatim: `lines`, a sub-range of the note's (at most
+     * CODE_MAX_LINES), and `text`, exactly those lines of the pinned file (a `|-` block, tabs kept).
+     * The build checks the text byte for byte where the pinned copy is present (checks/excerpts.ts,
+     * upstream/code.ts); it is stored, as the site deploys where no copy is (docs/claims.md, "Code").
+     */
+    code: z
+      .strictObject({
+        lines: lineRange,
+        text: z.string().min(1),
+      })
+      .optional(),
     answers: z.string().min(1),
   })
   .refine((e) => (e.quote === undefined) !== (e.note === undefined), {
@@ -107,6 +122,24 @@ export const excerptSchema = z
   .refine((e) => e.form === undefined || (e.quote !== undefined && e.quote.includes('\n')), {
     message: "form keeps a quote's lines: write the quote as a |- block with the source's line breaks",
     path: ['form'],
+  })
+  .superRefine((e, ctx) => {
+    if (!e.code) return;
+    const [a, b] = e.code.lines;
+    const add = (field: 'lines' | 'text', message: string) =>
+      ctx.addIssue({ code: 'custom', path: ['code', field], message });
+    if (e.note === undefined)
+      return add('lines', "code shows lines under a code note; a quote's own words are verbatim already");
+    if (a < e.lines[0] || b > e.lines[1])
+      return add('lines', `code lines [${a}, ${b}] must be within the note's lines [${e.lines[0]}, ${e.lines[1]}]`);
+    if (b - a + 1 > CODE_MAX_LINES)
+      return add('lines', `too long: ${b - a + 1} lines, at most ${CODE_MAX_LINES} (the note describes the rest)`);
+    const count = e.code.text.split('\n').length;
+    if (count !== b - a + 1)
+      add(
+        'text',
+        `the text has ${count} line${count === 1 ? '' : 's'} and lines [${a}, ${b}] are ${b - a + 1}: write exactly those lines as a |- block (no final line break)`,
+      );
   });
 
 /**

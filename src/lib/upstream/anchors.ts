@@ -3,10 +3,12 @@
 // the anchor occurs verbatim (as a substring, nothing normalised) within exactly lines a..b of the
 // file at the source's pinned commit. When it does not, the problem says on which lines the anchor
 // really is, so the note can be moved to them (or its claim re-read against them).
+// A note's verbatim `code` is checked in the same pass, against the same file (code.ts).
 // Pure module (no I/O): the build's content rule (checks/excerpts.ts, anchorsInTheirLines), the CLI
 // (tools/verify-anchors.ts) and the unit tests share the same rule, run by verifyExcerpts.
 import { posix } from 'node:path';
 import type { Unlocated } from '../problems.ts';
+import { checkCode, type CodeLines } from './code.ts';
 import { isReleaseTag, rangeProblem, releaseFetchHint, splitLines, upstreamPath } from './upstream.ts';
 import {
   verifyExcerpts,
@@ -55,9 +57,14 @@ interface AnchorSource extends CheckedSource {
 interface AnchorExcerpt extends CheckedExcerpt {
   note?: string;
   anchor?: string;
+  /** Its verbatim lines, checked byte for byte against the same file (code.ts). */
+  code?: CodeLines | undefined;
 }
 
-/** Code notes (a `note:` excerpt of a non-quotable source): the anchor within exactly its lines. */
+/**
+ * Code notes (a `note:` excerpt of a non-quotable source): the anchor within exactly its lines, and
+ * the verbatim `code`, where a note has it, byte for byte the file's lines (code.ts).
+ */
 export const anchorRule: ExcerptRule<AnchorSource, AnchorExcerpt> = {
   covers: (excerpt, source) => source !== undefined && !source.quotable && excerpt.note !== undefined,
   upstream: (source, excerpt) => posix.join(source.repo, source.commit, upstreamPath(source, excerpt)),
@@ -74,7 +81,8 @@ export const anchorRule: ExcerptRule<AnchorSource, AnchorExcerpt> = {
   },
   check: (excerpt, text, upstream) => {
     const result = checkAnchor(excerpt.anchor!, text, excerpt.lines);
-    return result.ok ? [] : [{ field: 'anchor', problem: `${upstream}: ${result.problem}` }];
+    const anchor = result.ok ? [] : [{ field: 'anchor', problem: `${upstream}: ${result.problem}` }];
+    return [...anchor, ...(excerpt.code ? checkCode(excerpt.code, text, upstream) : [])];
   },
 };
 

@@ -12,6 +12,7 @@ export {
   upstreamPath,
 } from './upstream.ts';
 export { anchorRule, checkAnchor } from './anchors.ts';
+export { checkCode } from './code.ts';
 export {
   addFailures,
   verifyExcerpts,

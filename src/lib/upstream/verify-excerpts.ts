@@ -4,7 +4,7 @@
 // read from and what is wrong with it; the loop reads the file, counts what it checked, and reports
 // each failure at its excerpt and field, so it is printed located (file:line:column).
 // Pure module (no I/O): the caller passes the file reader.
-import type { Problems, Unlocated } from '../problems.ts';
+import type { Problems, Seek, Unlocated, YamlPath } from '../problems.ts';
 import { excerptId } from '../claims/syntax.ts';
 
 export interface CheckedSource {
@@ -23,8 +23,12 @@ export interface CheckedExcerpt {
   index: number;
 }
 
-/** What is wrong with one excerpt, and at which of its fields: a problem not located yet. */
-export type Finding = Required<Pick<Unlocated, 'field' | 'problem'>>;
+/**
+ * What is wrong with one excerpt, and at which of its fields: a problem not located yet. `at` is the
+ * field's path in the excerpt when it is nested (`['code', 'text']`; else `[field]`), and `seek` the
+ * text inside its value to point at.
+ */
+export type Finding = Required<Pick<Unlocated, 'field' | 'problem'>> & { at?: YamlPath; seek?: Seek };
 
 export interface ExcerptRule<S extends CheckedSource, E extends CheckedExcerpt> {
   /** Whether the rule checks `excerpt`; `source` is undefined when sources.yaml has none of its name. */
@@ -91,6 +95,15 @@ export function verifyExcerpts<S extends CheckedSource, E extends CheckedExcerpt
  * `<file>:<line>:<col>: excerpt "<source>/<id>", field "<field>": …`.
  */
 export function addFailures(problems: Problems, failures: readonly ExcerptFailure<CheckedExcerpt>[]): void {
-  for (const { excerpt: e, field, problem } of failures)
-    problems.add({ file: e.file, at: [e.index, field], item: { kind: 'excerpt', id: excerptId(e) }, field }, problem);
+  for (const { excerpt: e, field, problem, at, seek } of failures)
+    problems.add(
+      {
+        file: e.file,
+        at: [e.index, ...(at ?? [field])],
+        ...(seek && { seek }),
+        item: { kind: 'excerpt', id: excerptId(e) },
+        field,
+      },
+      problem,
+    );
 }

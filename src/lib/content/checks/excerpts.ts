@@ -1,5 +1,6 @@
 // Sources and their excerpts (sources.yaml, excerpts/<source>.yaml): ids, quotes only where a
-// pinned copy can verify them, code notes with an anchor found in their lines.
+// pinned copy can verify them, code notes with an anchor found in their lines (and their verbatim
+// code, where they show some, the same lines byte for byte).
 import { excerptId } from '../../claims/syntax.ts';
 import { verifyAnchors } from '../../upstream/anchors.ts';
 import { sayUnread, upstreamPath, KUBERNETES_REPO, type FileReader } from '../../upstream/upstream.ts';
@@ -72,10 +73,10 @@ const codeNotesHaveAnchors: Check = (data, problems) => {
 };
 
 /**
- * Each code note's anchor within its lines of the pinned file (anchors.ts, the rule of
- * `npm run verify:anchors`), for the notes of `repo` whose file the copies hold. A file they do not
- * hold is left to `npm run verify:anchors`, which reports it missing: the build does not block a
- * note on a file not yet copied.
+ * Each code note's anchor within its lines of the pinned file, and its verbatim `code` byte for byte
+ * those lines (anchors.ts and code.ts, the rule of `npm run verify:anchors`), for the notes of `repo`
+ * whose file the copies hold. A file they do not hold is left to `npm run verify:anchors`, which
+ * reports it missing: the build does not block a note on a file not yet copied.
  */
 export function anchorsInTheirLines(files: () => FileReader | undefined = pinnedFiles, repo = KUBERNETES_REPO): Check {
   return function anchorsInTheirLines(data, problems) {
@@ -87,8 +88,10 @@ export function anchorsInTheirLines(files: () => FileReader | undefined = pinned
       return s !== undefined && read(`${s.repo}/${s.commit}/${upstreamPath(s, e)}`) !== null;
     });
     const { failures } = verifyAnchors({ sources: data.sources, excerpts: held }, read);
-    for (const { excerpt: e, problem } of failures)
-      problems.add({ ...at(e, 'anchor'), item: { kind: 'excerpt', id: excerptId(e) }, field: 'anchor' }, problem);
+    for (const { excerpt: e, field, problem, at: path, seek } of failures) {
+      const item = { kind: 'excerpt', id: excerptId(e) } as const;
+      problems.add({ ...at(e, ...(path ?? [field])), ...(seek && { seek }), item, field }, problem);
+    }
   };
 }
 
