@@ -150,3 +150,29 @@ test('every figure is shown somewhere, and has one standalone file, named with a
     assert.ok(f.endsWith(`.${hash}.svg`), `${f}: the name carries the hash of its bytes, so it can be cached for good`);
   }
 });
+
+// Issue 44: on the home page the figure's drawing (its inline SVG) was the largest part of the load's
+// layout; it is laid out only once it nears the screen, by a screen-only rule (print draws it) that
+// comes after the table's end, so none of its bytes count in the table's first render.
+test("home page: the drawing after the table is laid out only near the screen, by a rule after the table's end", () => {
+  const html = read('index.html');
+  const tableEnd = html.indexOf('</table>', html.indexOf('<table class="comparison"'));
+  assert.ok(tableEnd > 0, 'the home page has the table');
+  const $ = cheerio.load(html);
+  assert.equal(
+    $('.table-scroll ~ figure.flow-figure > .figure-box > .figure-draw').length,
+    1,
+    'the figure comes after the table',
+  );
+  const compact = (css: string) =>
+    css
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([{}:;>~,])\s*/g, '$1')
+      .trim();
+  const rule =
+    /@media screen\{\.table-scroll~\.flow-figure>\.figure-box>\.figure-draw\{content-visibility:auto;contain-intrinsic-size:auto \d+px;?\}\}/;
+  const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].filter((m) => rule.test(compact(m[1]!)));
+  assert.equal(styles.length, 1, 'one screen-only content-visibility rule for the drawing after the table');
+  assert.ok(styles[0]!.index > tableEnd, "the rule comes after the table's end");
+  assert.ok(!html.slice(0, tableEnd).includes('content-visibility:auto'), "no such rule before the table's end");
+});
