@@ -150,3 +150,29 @@ test('every figure is shown somewhere, and has one standalone file, named with a
     assert.ok(f.endsWith(`.${hash}.svg`), `${f}: the name carries the hash of its bytes, so it can be cached for good`);
   }
 });
+
+// Issue 44: on the home page the figure's drawing (its inline SVG) was the largest part of the load's
+// layout; on every page it is laid out only once it nears the screen, by a screen-only rule (print
+// draws it) in the drawing's own <style>, so the home page's HTML before the table's end is unchanged.
+test("each flow figure's drawing is laid out only near the screen, by a rule in its own style; on the home page after the table's end", () => {
+  const compact = (css: string) =>
+    css
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([{}:;>~,])\s*/g, '$1')
+      .trim();
+  for (const { figure, path } of placements) {
+    const html = read(join(path, 'index.html'));
+    const id = routes.figureFragment(figure.id);
+    const rule = `@media screen{#${id} .figure-draw{content-visibility:auto;contain-intrinsic-size:auto `;
+    const $ = cheerio.load(html);
+    const styles = $(`#${id} .figure-draw svg style`)
+      .toArray()
+      .map((s) => compact($(s).text()));
+    assert.equal(styles.filter((css) => css.includes(rule)).length, 1, `/${path}: the rule, in the drawing's style`);
+    assert.equal(html.split('content-visibility:auto').length - 1, 1, `/${path}: no other such rule`);
+  }
+  const home = read('index.html');
+  const tableEnd = home.indexOf('</table>', home.indexOf('<table class="comparison"'));
+  assert.ok(tableEnd > 0, 'the home page has the table');
+  assert.ok(home.indexOf('content-visibility:auto') > tableEnd, "home page: the rule comes after the table's end");
+});

@@ -128,6 +128,19 @@ const minify = (css: string) =>
     .replace(/;}/g, '}');
 
 /**
+ * On screen, the drawing's row is laid out only once it nears the window (issue 44: on the home page
+ * its SVG was the largest part of the load's layout; every page draws its figure below the first
+ * screen). Its box (FlowFigure.astro, figure.css) already contains its layout and inline size, so its
+ * place and height do not change when it renders; the row, not the box, as the row is the image a
+ * screen reader names, and Chromium leaves a skipped element's descendants out of the accessibility
+ * tree. The rule travels in the drawing's own <style>, whose hash the page's CSP carries anyway, so
+ * nothing is added before the home page's table ends (tools/lib/bench.ts, throughTable). Print
+ * draws it whole.
+ */
+const onlyNearScreen = (id: string) =>
+  `@media screen{#${id} .figure-draw{content-visibility:auto;contain-intrinsic-size:auto 1000px}}`;
+
+/**
  * The <style> of a drawing placed inline in a page: the figure colours are the page's tokens, black
  * on white in print. It travels inside the drawing, so only pages that draw a figure carry it; the
  * build's CSP allows it by its hash like any inline style. With a figure's id and its lanes' width
@@ -140,7 +153,7 @@ export function inlineStyle(figureCss: string, wide?: { id: string; width: numbe
     .join(';');
   const print = '--fig-text:#000;--fig-muted:#333;--fig-border:#999;--fig-accent:#000;--fig-lane:#fff;--fig-step:#fff';
   const row = wide ? `@container (min-width:${wide.width}px){#${wide.id} .figure-draw{flex-direction:row}}` : '';
-  return `<style>.fig{${tokens}}@media print{.fig{${print}}}${row}${minify(figureCss)}</style>`;
+  return `<style>.fig{${tokens}}@media print{.fig{${print}}}${row}${wide ? onlyNearScreen(wide.id) : ''}${minify(figureCss)}</style>`;
 }
 
 /**
