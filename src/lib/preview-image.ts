@@ -96,7 +96,7 @@ export function axisCard(axis: AxisModel, model: TableModel): Node {
           h(
             'div',
             { fontSize: 20, color: C.muted, marginBottom: 10 },
-            cell.backend.run ? 'run in this phase' : 'read, not run',
+            cell.backend.run ? 'run in the lab' : 'read, not run',
           ),
           h(
             'div',

@@ -19,7 +19,7 @@ export const axisAlt = (axis: AxisModel): string =>
   axis.cells
     .map(
       (c) =>
-        `${c.backend.name} (${c.backend.run ? 'run in this phase' : 'read, not run'}): ${shortWords(c)} ${provenanceWords(c)}.`,
+        `${c.backend.name} (${c.backend.run ? 'run in the lab' : 'read, not run'}): ${shortWords(c)} ${provenanceWords(c)}.`,
     )
     .join(' ');
 

@@ -702,7 +702,7 @@ const REFUSALS: Array<{ name: string; want: RegExp; what: string }> = [
   {
     name: 'column-not-run',
     what: 'a column that was not run',
-    want: /content\/comparison\/axes\.yaml:\d+:\d+: axis "endpoint-selection", backend "ipvs", field "measure": backend "ipvs" was not run in this phase/,
+    want: /content\/comparison\/axes\.yaml:\d+:\d+: axis "endpoint-selection", backend "ipvs", field "measure": backend "ipvs" was not run in this study/,
   },
   {
     name: 'exercise-not-this-cell',

@@ -317,7 +317,7 @@ function plan(
     if (!backend.run) {
       problems.push({
         ...where('measure'),
-        problem: `backend "${backend.id}" was not run in this phase (${PATHS.backends}: run: false); its cells are cited, never measured`,
+        problem: `backend "${backend.id}" was not run in this study (${PATHS.backends}: run: false); its cells are cited, never measured`,
       });
       continue;
     }

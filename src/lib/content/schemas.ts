@@ -152,7 +152,7 @@ export const backendSchema = z.strictObject({
   id: kebabId,
   formerly: formerIds,
   name: z.string().min(1),
-  /** Whether this phase ran the backend; a backend that was not run cannot hold measurements. */
+  /** Whether this study ran the backend; a backend that was not run cannot hold measurements. */
   run: z.boolean(),
   status: z.string().min(1),
 });
