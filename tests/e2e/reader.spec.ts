@@ -493,3 +493,16 @@ test('an operator running IPVS finds what to do within the first two screens, de
     await expect(page.getByRole('heading', { name: /Running IPVS\? What to do before 1\.40/ })).toBeInViewport();
   }
 });
+
+test('a focused badge (a disclosure summary) shows the same focus ring as links and buttons', async ({ page }) => {
+  await page.goto('');
+  const summary = page.locator('td .cell-details > summary').first();
+  await summary.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const ring = await summary.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { width: s.outlineWidth, style: s.outlineStyle };
+  });
+  expect(ring).toEqual({ width: '3px', style: 'solid' });
+});
