@@ -19,8 +19,8 @@ const page = (sitePath: string) => cheerio.load(readFileSync(join(dist, sitePath
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 const withCode = data.excerpts.filter((e) => e.code !== undefined);
 
-test('eight to twelve code notes show code, each at most six lines', () => {
-  assert.ok(withCode.length >= 8 && withCode.length <= 12, `${withCode.length} code notes with code`);
+test('at least eight code notes show code, each at most six lines', () => {
+  assert.ok(withCode.length >= 8, `${withCode.length} code notes with code`);
   for (const e of withCode) assert.ok(e.code!.lines[1] - e.code!.lines[0] < 6, `${e.source}/${e.id}`);
 });
 
@@ -45,7 +45,7 @@ test('each shows its lines under the note, a highlighted Go block, line for line
     assert.equal(link.attr('href'), upstreamUrl(source, { ...e, lines: [a, b] }), `${id}: links the code's lines`);
     assert.equal(
       squash(credit.text()),
-      `Verbatim: ${upstreamPath(source, e)} lines ${a}–${b} at ${source.repo} ${source.commit}, ${source.license} licence`,
+      `Verbatim: ${upstreamPath(source, e)} ${a === b ? `line ${a}` : `lines ${a}–${b}`} at ${source.repo} ${source.commit}, ${source.license} licence`,
       `${id}: attribution`,
     );
   }

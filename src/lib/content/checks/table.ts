@@ -97,7 +97,7 @@ const measuredOnlyInRunColumns: Check = (data, problems) => {
             backend,
             field: 'measure',
           },
-          `measured cell of backend "${backend}", which this study did not run (backends.yaml: run: false); remove measure and cite sources instead`,
+          `measured cell of backend "${backend}", which was not run in this study (backends.yaml: run: false); remove measure and cite sources instead`,
         );
 };
 
