@@ -234,7 +234,7 @@ export async function measurePage(browser: Browser, siteUrl: string, path: strin
   const foreign: string[] = [];
   const urls: string[] = [];
   const bodies: Promise<void>[] = [];
-  const by: Record<'document' | 'stylesheet' | 'script', Size[]> = { document: [], stylesheet: [], script: [] };
+  const by: Record<'document' | 'script', Size[]> = { document: [], script: [] };
   const stylesheets = new Map<string, Size>();
   let documentText = '';
   // Other origins are counted, then refused, so a slip never makes the bench depend on the network.
@@ -252,8 +252,8 @@ export async function measurePage(browser: Browser, siteUrl: string, path: strin
     if (type === 'document' || type === 'stylesheet' || type === 'script')
       bodies.push(
         res.body().then((b) => {
-          by[type].push(sizeOf(b));
           if (type === 'stylesheet') stylesheets.set(res.url(), sizeOf(b));
+          else by[type].push(sizeOf(b));
           if (type === 'document') documentText = b.toString('utf8');
         }),
       );
