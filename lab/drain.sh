@@ -171,6 +171,10 @@ ask_new() { # mode step
   for k in $(seq "$first" "$seq_"); do grep -m1 "^c$k " "$log"; done >>"$T"
   printf '<== %s/%s exit=0\n' "$case_" "$step" >>"$T"
 }
+local_port() { # an answer "held local=<ip>:<port> ..." (or udpopen) -> the port
+  [[ "$answer" =~ local=[0-9.]+:([0-9]+) ]] || die "drain: $case_: the client opened no connection: $answer"
+  echo "${BASH_REMATCH[1]}"
+}
 endpoint_of() { # an answer "reply epN ..." -> N
   [[ "$answer" =~ ^reply\ ep([1-3])\  ]] || die "drain: $case_: the client's answer names no endpoint: $answer"
   echo "${BASH_REMATCH[1]}"
@@ -193,8 +197,11 @@ change() { # mode step slice-args...
   rec "$step-sync-log" "tail -c +$(( o + 1 )) $RUN/lab-node-$m/kube-proxy.log | grep -E 'Syncing (iptables|nftables) rules|SyncProxyRules complete|conntrack entr|Network programming'"
   rec "$step-rules" "$(rules_cmd "$m")"
 }
+# The case's flow in conntrack: the entries from its client port to the ClusterIP (kernel-side filter,
+# so the dump is a message or two, not every TIME_WAIT entry of the earlier cases). A netlink dump is
+# not a snapshot; an empty listing is taken again, up to five times 0.2 s apart, and the last printed.
 conntrack_rec() { # mode step proto
-  rec "$2" "ip netns exec lab-node-$1 conntrack -L -p $3 -d ${SVC[$1]} 2>&1 | grep -v 'flow entries have been shown'"
+  rec "$2" "for try in 1 2 3 4 5; do out=\$(ip netns exec lab-node-$1 conntrack -L -p $3 -d ${SVC[$1]} --orig-port-src $port_ 2>&1 | grep -v 'flow entries have been shown'); [ -n \"\$out\" ] && break; sleep 0.2; done; if [ -n \"\$out\" ]; then printf '%s\\n' \"\$out\"; fi"
 }
 # Back to three ready endpoints, with the rules showing all three (every case starts there).
 reset() { # mode
@@ -212,9 +219,9 @@ begin_case() { # mode case
   local m=$1 i proto=tcp; case_=$2; step "drain $m: $case_"
   reset "$m"; servers_mark "$m"
   if [ "$case_" = udp-removed ]; then
-    proto=udp; ask "$m" flow-open udpopen "${SVC[$m]}:53"; ask "$m" flow-before udp "$case_-1"
+    proto=udp; ask "$m" flow-open udpopen "${SVC[$m]}:53"; port_=$(local_port); ask "$m" flow-before udp "$case_-1"
   else
-    ask "$m" held-open hold "${SVC[$m]}:80"; ask "$m" held-before send "$case_-held-1"
+    ask "$m" held-open hold "${SVC[$m]}:80"; port_=$(local_port); ask "$m" held-before send "$case_-held-1"
   fi
   x=$(endpoint_of)
   rec rules-before "$(rules_cmd "$m")"

@@ -25,6 +25,8 @@ interface FixtureOptions {
   noProgramming?: boolean;
   /** Leave the held flow out of conntrack before the change. */
   noFlowBefore?: boolean;
+  /** List an earlier connection's TIME_WAIT entry from the held flow's port (to another endpoint) first. */
+  staleFirst?: boolean;
   /** The stop block does not say the server stopped. */
   notStopped?: boolean;
 }
@@ -88,7 +90,13 @@ function fixture(o: FixtureOptions = {}): string {
     ]);
     block(c, udp ? 'flow-before' : 'held-before', 'client: c send', [`c2 reply ${x} ${c}-1`]);
     block(c, 'rules-before', 'rules', both(Object.keys(EP)));
-    block(c, 'conntrack-before', 'conntrack -L', o.noFlowBefore ? [] : [entry(udp ? 'udp' : 'tcp', port, x)]);
+    const stale = o.staleFirst && !udp ? [entry('tcp', port, others[0]!, 'TIME_WAIT')] : [];
+    block(
+      c,
+      'conntrack-before',
+      'conntrack -L',
+      o.noFlowBefore ? stale : [...stale, entry(udp ? 'udp' : 'tcp', port, x)],
+    );
   };
 
   open('tcp-removed');
@@ -169,6 +177,11 @@ test('drain: every case read from the FIXTURE transcript, for both backends', ()
   }
 });
 
+test("drain: an earlier TIME_WAIT entry from the held flow's port does not hide the flow", () => {
+  assert.equal(read({ staleFirst: true }).problem, undefined);
+  assert.deepEqual(differences(readingsOf({ staleFirst: true }), readingsOf()), []);
+});
+
 test('drain: other outcomes are read as such (a broken connection, a kept UDP entry)', () => {
   const r = readingsOf({ heldAfter: 'error read: connection reset by peer', udpKept: true });
   assert.equal(r.get('tcp-removed: held connection after the removal'), 'failed');
@@ -185,7 +198,14 @@ test('drain: refused when the recorded change did not happen', () => {
     /tcp-removed: the recorded change did not happen: ep1 .* is ready=true/,
   );
   assert.match(read({ noProgramming: true }).problem!, /no sync that programmed lab\/drain-iptables/);
-  assert.match(read({ noFlowBefore: true }).problem!, /conntrack before the change shows no tcp entry/);
+  assert.match(
+    read({ noFlowBefore: true }).problem!,
+    /tcp-removed: conntrack before the change shows no tcp entry from port \d+ to ep1 \([0-9.]+\): it lists no tcp entry from port \d+ to /,
+  );
+  assert.match(
+    read({ noFlowBefore: true, staleFirst: true }).problem!,
+    /to ep1 \([0-9.]+\): from port \d+ it lists TIME_WAIT answered by [0-9.]+$/,
+  );
   assert.match(read({ notStopped: true }).problem!, /server-stopped: the block does not show ep1's server stopped/);
   assert.match(readDrain(fixture(), 'nftables').problem!, /mode "iptables", but this is backend "nftables"/);
   const cut = fixture().replace(/==> udp-removed\/flow-after[^]*?<== udp-removed\/flow-after exit=0\n/, '');

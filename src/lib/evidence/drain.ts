@@ -258,15 +258,26 @@ export function readDrain(output: string, backend: string): CountResult<DrainCou
     const address = endpoints[endpoint]!;
     const others = Object.keys(endpoints).filter((e) => e !== endpoint);
     const proto = name === 'udp-removed' ? 'udp' : 'tcp';
-    const flow = (step: string) =>
-      readConntrack(steps[step]!.lines).find((e) => e.proto === proto && e.sport === local && e.dst === clusterIP);
+    // The flow's entries: from its client port to the ClusterIP. Should a listing hold more than one
+    // (an earlier connection's TIME_WAIT entry from the same port), the one the endpoint answers wins.
+    const fromPort = (step: string) =>
+      readConntrack(steps[step]!.lines).filter((e) => e.proto === proto && e.sport === local && e.dst === clusterIP);
+    const flow = (step: string) => {
+      const found = fromPort(step);
+      return found.find((e) => e.replySrc === address) ?? found[0];
+    };
+    const seen = (step: string) => {
+      const found = fromPort(step);
+      if (found.length === 0) return `it lists no ${proto} entry from port ${local} to ${clusterIP}`;
+      return `from port ${local} it lists ${found.map((e) => `${e.state ?? 'an entry'} answered by ${e.replySrc}`).join(', ')}`;
+    };
     const facts: Record<string, string> = {};
     const news: Record<string, NewConnections> = {};
 
     const before = flow('conntrack-before');
     if (before?.replySrc !== address)
       return refuse(
-        `case ${name}: conntrack before the change shows no ${proto} entry from port ${local} to ${endpoint} (${address})`,
+        `case ${name}: conntrack before the change shows no ${proto} entry from port ${local} to ${endpoint} (${address}): ${seen('conntrack-before')}`,
         at('conntrack-before'),
       );
     if (!rulesEndpoints(steps['rules-before']!.lines, backend, service, proto).includes(address))
