@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceSchema } from '../../src/lib/content/schemas.ts';
-import { goModCache, pinnedFiles, pinnedLines, releaseFolder } from '../../src/lib/upstream/upstream.ts';
+import { goModCache, pinnedFiles, pinnedLines, releaseFolder, stagingFile } from '../../src/lib/upstream/upstream.ts';
 import { openUpstream } from '../../tools/lib/drift-upstream.ts';
 import { haveShared, havePinnedReleases, pinnedReleases } from '../support/shared.ts';
 
@@ -59,6 +59,30 @@ test('a release tag is read from the Go module cache, a commit from the commit f
     pinnedLines(folders, release)('kubernetes/kubernetes', 'v9.9.9', 'pkg/x.go', [2, 2]),
     '// FIXTURE release',
   );
+});
+
+test("a release's staging file is read from its staging module (k8s.io/<name>@v0.<minor>.<patch>)", () => {
+  const cache = join(tmp, 'staging-cache');
+  mkdirSync(join(cache, 'k8s.io/kubernetes@v1.9.9/pkg'), { recursive: true });
+  mkdirSync(join(cache, 'k8s.io/kube-proxy@v0.9.9/config'), { recursive: true });
+  writeFileSync(join(cache, 'k8s.io/kube-proxy@v0.9.9/config/types.go'), 'package config\n// FIXTURE staging\n');
+  const release = (tag: string) => join(cache, `k8s.io/kubernetes@${tag}`);
+  const read = pinnedFiles(join(tmp, 'no-folders'), release);
+  assert.equal(
+    read('kubernetes/kubernetes/v1.9.9/staging/src/k8s.io/kube-proxy/config/types.go'),
+    'package config\n// FIXTURE staging\n',
+  );
+  assert.equal(read('kubernetes/kubernetes/v1.9.9/staging/src/k8s.io/kube-proxy/config/none.go'), null);
+  assert.equal(
+    read('kubernetes/kubernetes/v1.9.9/staging/src/k8s.io/client-go/x.go'),
+    null,
+    'a staging module not in the cache',
+  );
+  assert.equal(
+    stagingFile(release, 'v1.37.2', 'staging/src/k8s.io/kube-proxy/config/v1alpha1/types.go'),
+    join(cache, 'k8s.io/kube-proxy@v0.37.2/config/v1alpha1/types.go'),
+  );
+  assert.equal(stagingFile(release, 'v1.37.2', 'pkg/proxy/types.go'), undefined);
 });
 
 test('the module cache: GOMODCACHE when set, and the release folder under it', () => {

@@ -7,11 +7,13 @@
 //   commits    one folder per commit, <folder>/<commit>/<path>, as ../shared/sources/kubernetes is
 //              laid out (and as verify:anchors reads); a folder may also be named for a release tag,
 //              <folder>/v1.37.2/<path> (a link to that release's module in the Go module cache will
-//              do). No history: no renames, no dates.
+//              do; its staging/src/k8s.io/<name>/ files are then read from k8s.io/<name>@v0.37.2
+//              beside it). No history: no renames, no dates.
 // Each answers the same four questions, so the drift check does not know which it reads.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isReleaseTag, stagingFile } from '../../src/lib/upstream/index.ts';
 
 export interface Upstream {
   /** "git checkout at <dir>", for messages. */
@@ -176,7 +178,12 @@ function commitFoldersUpstream(dir: string, at: string | undefined): Upstream {
     // Without --at there is no "newest": each pin is read against the copy at its own commit.
     target: (pinned) => fixed ?? pinned,
     hasCommit,
-    read: (c, path) => (hasCommit(c) ? readOrNull(join(dir, c, path)) : null),
+    read: (c, path) => {
+      if (!hasCommit(c)) return null;
+      // A tag folder linked to a release's module: its staging files are in their own modules beside it.
+      const staged = isReleaseTag(c) ? stagingFile((tag) => realpathSync(join(dir, tag)), c, path) : undefined;
+      return readOrNull(join(dir, c, path)) ?? (staged === undefined ? null : readOrNull(staged));
+    },
     renamed: () => undefined,
     date: () => undefined,
     prefetch: () => {},

@@ -9,6 +9,7 @@ export {
   releaseFiles,
   releaseFolder,
   splitLines,
+  stagingFile,
   upstreamPath,
 } from './upstream.ts';
 export { anchorRule, checkAnchor } from './anchors.ts';

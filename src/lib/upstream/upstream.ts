@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, posix, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { isReleaseTag } from './pins.ts';
 
 /** What these checks need of a source: where its file is pinned. */
@@ -72,6 +72,30 @@ export const KUBERNETES_MODULE = 'k8s.io/kubernetes';
 
 /** Where a release of kubernetes/kubernetes is in the Go module cache: <GOMODCACHE>/k8s.io/kubernetes@<tag>. */
 export const releaseFolder = (tag: string): string => join(goModCache(), `${KUBERNETES_MODULE}@${tag}`);
+
+/**
+ * A release's staging repositories (staging/src/k8s.io/<name>/...) are not in its module: each is
+ * published as a module of its own, k8s.io/<name>, tagged v0.<minor>.<patch> for release
+ * v1.<minor>.<patch>, beside it in the cache. Where a staging file of a release is, or undefined
+ * for a path outside staging.
+ */
+export function stagingFile(release: (tag: string) => string, tag: string, path: string): string | undefined {
+  const m = /^staging\/src\/k8s\.io\/([a-z0-9-]+)\/(.+)$/.exec(path);
+  if (!m) return undefined;
+  return join(dirname(release(tag)), `${m[1]}@${tag.replace(/^v1\./, 'v0.')}`, m[2]!);
+}
+
+/** A release's files: its module's, and its staging repositories' from their own modules. */
+function releaseReader(release: (tag: string) => string, tag: string): FileReader | undefined {
+  const own = folderFiles(release(tag), `${KUBERNETES_REPO}/${tag}`);
+  if (!own) return undefined;
+  const prefix = `${KUBERNETES_REPO}/${tag}/`;
+  return (upstream) => {
+    const staged = upstream.startsWith(prefix) ? stagingFile(release, tag, upstream.slice(prefix.length)) : undefined;
+    if (staged === undefined) return own(upstream);
+    return existsSync(staged) ? readFileSync(staged, 'utf8') : null;
+  };
+}
 
 /** How to get a release's files onto this machine, for messages. */
 export const releaseFetchHint = (tag: string): string => `cd lab && go mod download -json ${KUBERNETES_MODULE}@${tag}`;
@@ -136,7 +160,7 @@ export function pinnedFiles(folder = kubernetesSources(), release = releaseFolde
       if (!commits) sayUnread();
       return commits?.(upstream) ?? null;
     }
-    if (!releases.has(pin)) releases.set(pin, folderFiles(release(pin), `${KUBERNETES_REPO}/${pin}`));
+    if (!releases.has(pin)) releases.set(pin, releaseReader(release, pin));
     const read = releases.get(pin);
     if (!read) {
       sayUnread(`${release(pin)} (${releaseFetchHint(pin)})`);
@@ -157,7 +181,7 @@ export function releaseFiles(release = releaseFolder): FileReader {
     if (!upstream.startsWith(prefix)) return null;
     const pin = upstream.slice(prefix.length).split('/', 1)[0] ?? '';
     if (!isReleaseTag(pin)) return null;
-    if (!releases.has(pin)) releases.set(pin, folderFiles(release(pin), `${KUBERNETES_REPO}/${pin}`));
+    if (!releases.has(pin)) releases.set(pin, releaseReader(release, pin));
     return releases.get(pin)?.(upstream) ?? null;
   };
 }
