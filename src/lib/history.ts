@@ -37,6 +37,8 @@ export function inRepository(dir: string, path: string): string | undefined {
 }
 
 export interface Repository {
+  /** "Source": the repository itself. */
+  home: string;
   /** "Edit this page": the file on the repository's default branch, in its web editor. */
   edit?: string;
   /** "Report a problem": a new issue, its title naming the page. */
@@ -58,6 +60,7 @@ export function repositoryLinks(
   const repo = repository.replace(/\/+$/, '');
   const branch = process.env.SITE_BRANCH || 'main';
   return {
+    home: repo,
     ...(file && { edit: `${repo}/edit/${branch}/${file}` }),
     report: `${repo}/issues/new?title=${encodeURIComponent(`Problem on ${page}`)}`,
     publish: `${repo}/blob/${branch}/docs/evidence.md#publishing-a-measurement`,

@@ -135,6 +135,7 @@ test("the footer: when the page's content last changed (its files' newest commit
       assert.equal($('.page-facts a').length, 0, `/${path}: no repository links without SITE_REPOSITORY`);
       continue;
     }
+    assert.equal(link('Source'), repo, `/${path}: the repository`);
     assert.equal(link('Edit this page'), edit && `${repo}/edit/main/${edit}`, `/${path}: edit this page`);
     if (edit) assert.ok(existsSync(edit), `${edit} exists`);
     assert.equal(
