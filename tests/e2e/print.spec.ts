@@ -4,7 +4,8 @@
 // narrow-screen layout pulled it into the margin), no link prints a site-relative address (useless
 // on paper), and the table's notes print their links' absolute addresses. The table page (issue 44)
 // prints on at most 8 pages, none of them only the footer (it was a last page of "Table as JSON ·
-// Table as CSV"), with the table as a grid on pages 1-2: every row header and
+// Table as CSV"), with the table as a grid on pages 1-2, all of it on one page under its caption
+// and column headers: every row header and
 // every short answer there, each answer in its backend's column (iptables, IPVS, nftables left to
 // right, one x per column), the caption on the same page as the first row; every cell's full answer
 // after the grid. Each run's page count is in the test's annotations.
@@ -184,6 +185,14 @@ for (const margin of [10, 15]) {
     for (const [backend, xs] of columnX)
       expect(Math.max(...xs) - Math.min(...xs), `the ${backend} column's answers start at one x`).toBeLessThan(6);
     expect(captionAt!.run.page, "the caption's page is the first row's").toBe(placed[0]!.header.page);
+    // One sheet holds the whole grid under its column headers (a CSS grid repeats no header row, so
+    // it starts a page of its own): every row header and short answer on the caption's page.
+    expect(
+      grid.filter((r) => r.page !== captionAt!.run.page).map((r) => `page ${r.page}: ${r.text}`),
+      `the grid on one page with its caption (page ${captionAt!.run.page})`,
+    ).toEqual([]);
+    const headers = findAll('iptables', captionAt!.at).filter(({ run }) => run.page === captionAt!.run.page);
+    expect(headers.length, "the column headers on the grid's page").toBeGreaterThan(0);
 
     // Every cell's full answer after the grid, none inside it: each found past the grid's last short
     // answer, and printed below it or on a later page.
