@@ -73,6 +73,10 @@ export const KUBERNETES_MODULE = 'k8s.io/kubernetes';
 /** Where a release of kubernetes/kubernetes is in the Go module cache: <GOMODCACHE>/k8s.io/kubernetes@<tag>. */
 export const releaseFolder = (tag: string): string => join(goModCache(), `${KUBERNETES_MODULE}@${tag}`);
 
+/** Where a release's staging repository k8s.io/<name> is published: its own module, beside the release's. */
+const stagingModule = (release: (tag: string) => string, tag: string, name: string): string =>
+  join(dirname(release(tag)), `${name}@${tag.replace(/^v1\./, 'v0.')}`);
+
 /**
  * A release's staging repositories (staging/src/k8s.io/<name>/...) are not in its module: each is
  * published as a module of its own, k8s.io/<name>, tagged v0.<minor>.<patch> for release
@@ -81,19 +85,23 @@ export const releaseFolder = (tag: string): string => join(goModCache(), `${KUBE
  */
 export function stagingFile(release: (tag: string) => string, tag: string, path: string): string | undefined {
   const m = /^staging\/src\/k8s\.io\/([a-z0-9-]+)\/(.+)$/.exec(path);
-  if (!m) return undefined;
-  return join(dirname(release(tag)), `${m[1]}@${tag.replace(/^v1\./, 'v0.')}`, m[2]!);
+  return m ? join(stagingModule(release, tag, m[1]!), m[2]!) : undefined;
 }
 
-/** A release's files: its module's, and its staging repositories' from their own modules. */
+/**
+ * A release's files: its module's, and its staging repositories' from their own modules (each read
+ * by folderFiles too, so each file once); null for a staging module the cache does not hold.
+ */
 function releaseReader(release: (tag: string) => string, tag: string): FileReader | undefined {
   const own = folderFiles(release(tag), `${KUBERNETES_REPO}/${tag}`);
   if (!own) return undefined;
-  const prefix = `${KUBERNETES_REPO}/${tag}/`;
+  const staging = new Map<string, FileReader | undefined>();
+  const prefix = `${KUBERNETES_REPO}/${tag}/staging/src/k8s.io/`;
   return (upstream) => {
-    const staged = upstream.startsWith(prefix) ? stagingFile(release, tag, upstream.slice(prefix.length)) : undefined;
-    if (staged === undefined) return own(upstream);
-    return existsSync(staged) ? readFileSync(staged, 'utf8') : null;
+    if (!upstream.startsWith(prefix)) return own(upstream);
+    const name = upstream.slice(prefix.length).split('/', 1)[0]!;
+    if (!staging.has(name)) staging.set(name, folderFiles(stagingModule(release, tag, name), `${prefix}${name}`));
+    return staging.get(name)?.(upstream) ?? null;
   };
 }
 
