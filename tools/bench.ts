@@ -3,7 +3,7 @@
 // deploy build start), each paired with one of a bare Astro project, after one pair not counted,
 // against their budget; then builds the site into .bench/ (never dist/), loads
 // every page cold in Chromium and reports what it
-// downloads, runs Lighthouse on the table page and an axis page (mobile and desktop presets, medians
+// downloads, runs Lighthouse on the table page and an axis page (mobile, mobile-applied and desktop presets, medians
 // of --lighthouse-runs; 0 skips it), checks the budgets, then rebuilds with the table grown to
 // synthetic sizes to show how build time and the table page's weight grow. Progress goes to stderr; the
 // Markdown report to
@@ -508,7 +508,9 @@ async function main() {
             '',
             `Lighthouse ${lighthouseVersion()} (npm) in the same Chromium, against the same server; each figure is the median of` +
               ` ${lighthouseRuns} run${lighthouseRuns === 1 ? '' : 's'}. Presets: Lighthouse's default (mobile: simulated slow 4G, 4x CPU` +
-              " slowdown) and its desktop config. LCP and TBT are simulated from the trace of this machine's main thread: the 4x" +
+              ' slowdown), the same phone with the slowdown applied while the page loads (mobile-applied: Chromium throttles' +
+              " CPU and network, TBT counts the tasks that ran after the first paint) and its desktop config. The default's LCP" +
+              " and TBT are simulated from the trace of this machine's main thread: the 4x" +
               " slowdown multiplies tasks that a busy machine already runs slowly, so the benchmark index (Lighthouse's own measure" +
               ` of this machine's speed during the run; a typical desktop scores 1000 or more) says how far to trust them.` +
               ` The 1-minute load average when Lighthouse started was ${real.lighthouseLoad!.toFixed(1)}.`,

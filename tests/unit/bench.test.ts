@@ -103,6 +103,33 @@ test('every budget passes for a page set within its limits', () => {
   assert.doesNotMatch(formatBudgets(results), /FAIL/);
 });
 
+test('the applied-throttling preset is reported, not judged: its low score and layout shift pass', () => {
+  const lighthouse = [
+    summariseLighthouse('/', 'mobile', [lhRun()]),
+    summariseLighthouse('/', 'mobile-applied', [lhRun({ performance: 99, cls: 0.00054 })]),
+    summariseLighthouse('/', 'desktop', [lhRun()]),
+  ];
+  const results = evaluateBudgets({ pages: [page('')], tablePath: '', noJs: allRows, lighthouse });
+  const lh = results.filter((r) => /Lighthouse/.test(r.name));
+  assert.equal(lh.length, 2);
+  assert.ok(lh.every((r) => r.pass && /on 2 page\/preset pairs/.test(r.limit)));
+  assert.deepEqual(
+    lighthouseRows(lighthouse).map((r) => r[1]),
+    ['mobile', 'mobile-applied', 'desktop'],
+  );
+  // The same figures on a budgeted preset fail.
+  const judged = evaluateBudgets({
+    pages: [page('')],
+    tablePath: '',
+    noJs: allRows,
+    lighthouse: [summariseLighthouse('/', 'mobile', [lhRun({ performance: 99, cls: 0.00054 })])],
+  }).filter((r) => /Lighthouse/.test(r.name));
+  assert.deepEqual(
+    judged.map((r) => r.pass),
+    [false, false],
+  );
+});
+
 const FIRST = "table page, first render: HTML to the table's end + CSS (gzip)";
 test('a table page whose first render is over 14 KB of HTML + CSS prints FAIL; the HTML after the table does not count', () => {
   const over = page('', { throughTable: size(BUDGET.tableFirstRenderGzip - 1000), css: size(1001) });
