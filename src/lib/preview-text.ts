@@ -13,6 +13,11 @@ export function provenanceWords(cell: AxisModel['cells'][number]): string {
 export const shortWords = (cell: AxisModel['cells'][number]): string =>
   `${cell.provenance === 'to-measure' ? 'Expected: ' : ''}${plainText(cell.shortHtml)}`;
 
+/** An axis page's link-preview text: each backend's short answer, which a preview shows whole (the
+ *  axis summary ran to 700-1100 characters, cut off by every preview). */
+export const axisDescription = (axis: AxisModel): string =>
+  `${axis.cells.map((c) => `${c.backend.name}: ${shortWords(c)}`).join('; ')}.`;
+
 /** Alt text for an axis's card: everything it shows, as words. */
 export const axisAlt = (axis: AxisModel): string =>
   `${axis.question}. ` +

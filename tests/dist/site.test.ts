@@ -386,11 +386,21 @@ test('with SITE_REPOSITORY, the legend’s Measured line links to how a measurem
   assert.ok(headings.includes('publishing-a-measurement'), headings.join(', '));
 });
 
-test('each row has its own page: title, description from the summary, a section per backend, a link back', () => {
+test('each row has its own page: title, a description of its short answers, a section per backend, a link back', () => {
   for (const axis of model.axes) {
     const $ = html(routes.axisPage(axis.id));
     assert.match($('title').text(), new RegExp(`^${axis.question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    assert.ok(($('meta[name=description]').attr('content') ?? '').length > 20);
+    // The preview's text: every backend's name and short answer (as the CSV has it), short enough
+    // to show whole.
+    const description = $('meta[name=description]').attr('content') ?? '';
+    for (const c of axis.cells) {
+      const short = csvAnswers.get(`${axis.id}/${c.backend.id}`)?.short;
+      assert.ok(
+        short && description.includes(`${c.backend.name}: `) && description.includes(short),
+        `${axis.id}: ${description}`,
+      );
+    }
+    assert.ok(description.length <= 300, `${axis.id}: description of ${description.length} characters`);
     assert.deepEqual(
       $('section.row-cell')
         .map((_, s) => $(s).attr('data-backend'))

@@ -16,8 +16,7 @@ import {
 } from '../view/model.ts';
 import { routes } from '../routes.ts';
 import { isReleaseTag } from '../upstream/pins.ts';
-import { plainText } from '../markdown.ts';
-import { homeAlt, axisAlt, shortWords, provenanceWords } from '../preview-text.ts';
+import { homeAlt, axisAlt, axisDescription, shortWords, provenanceWords } from '../preview-text.ts';
 import { address, url } from '../url.ts';
 import { contentDir } from '../content/dir.ts';
 import { lastChanged, inRepository, repositoryLinks, type Repository } from '../history.ts';
@@ -158,7 +157,7 @@ function place(model: TableModel, spec: RouteSpec): Place {
       return {
         path: routes.axisPage(axis.id),
         title: axis.question,
-        description: plainText(axis.summaryHtml),
+        description: axisDescription(axis),
         section: TABLE_SECTION,
         image: { path: routes.axisPreview(axis.id), alt: axisAlt(axis) },
         ...(movedFrom !== undefined && { moved: true, noindex: true }),
