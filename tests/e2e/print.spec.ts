@@ -19,6 +19,8 @@ const MM = 72 / 25.4; // PDF points per millimetre
 const TOLERANCE = 1;
 /** A path from the site's root as link text: "(/notes/…)", "</keps/…>", or a line starting with one. */
 const SITE_RELATIVE = /(^|[\s(<])\/[\w.-]+\/[\w./#-]*/;
+/** A sheet's number as print.css prints it, centred in the bottom margin. */
+const PAGE_NUMBER = /^Page \d+ of \d+$/;
 /** The table page's most pages on A4: issue 44 asked for 8; since citations print no address and the
  *  figure prints once (as its drawing), it takes 6 at 10 and at 15 mm, so 7 leaves the content one
  *  page to grow before this fails (each run's count is in its annotations). */
@@ -130,11 +132,22 @@ for (const margin of [10, 15]) {
     test.info().annotations.push({ type: 'pages', description: `/, A4, ${margin} mm: ${pages.length} pages` });
     expect(pages.length, `pages (at most ${MAX_HOME_PAGES})`).toBeLessThanOrEqual(MAX_HOME_PAGES);
 
-    // A page whose every run is part of the footer's text holds nothing else.
+    // Every sheet says which it is, in its bottom margin (print.css, @page): "Page 3 of 6".
+    const numbered = runs.filter((r) => PAGE_NUMBER.test(r.text.trim()));
+    expect(
+      numbered.map((r) => `${r.page}: ${r.text.trim()}`),
+      'each page numbered',
+    ).toEqual(pages.map((_, i) => `${i + 1}: Page ${i + 1} of ${pages.length}`));
+    expect(
+      numbered.every((r) => r.y < margin * MM), // PDF y runs up from the page's foot
+      'page numbers in the bottom margin',
+    ).toBe(true);
+
+    // A page whose every run (its number aside) is part of the footer's text holds nothing else.
     const footer = norm(await footerText(page));
     expect(footer.length, 'the footer has text').toBeGreaterThan(100);
     const footerOnly = pages
-      .map((_, i) => runs.filter((r) => r.page === i + 1))
+      .map((_, i) => runs.filter((r) => r.page === i + 1 && !PAGE_NUMBER.test(r.text.trim())))
       .flatMap((own, i) => (own.every((r) => footer.includes(norm(r.text))) ? [i + 1] : []));
     expect(footerOnly, 'pages that hold only the footer (or nothing)').toEqual([]);
 
