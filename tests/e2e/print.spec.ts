@@ -4,11 +4,11 @@
 // narrow-screen layout pulled it into the margin), no link prints a site-relative address (useless
 // on paper), and the table's notes print their links' absolute addresses. The table page (issue 44)
 // prints on at most 7 pages, none of them only the footer (it was a last page of "Table as JSON ·
-// Table as CSV"), with the table as a grid on pages 1-2, all of it on one page under its caption
-// and column headers: every row header and
-// every short answer there, each answer in its backend's column (iptables, IPVS, nftables left to
-// right, one x per column), the caption on the same page as the first row; every cell's full answer
-// after the grid. Each run's page count is in the test's annotations.
+// Table as CSV"), with the table as a grid on page 1 under the title, all of it under its caption
+// and column headers: every row header and every short answer there, each answer in its backend's
+// column (iptables, IPVS, nftables left to right, one x per column); then the key to its badges (by
+// page 2), the brief and the IPVS action, the part a reader hands out (a fresh reader found the key
+// two sheets after the grid); every cell's full answer after them. Each run's page count is in the test's annotations.
 import { test, expect } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { routes } from '../../src/lib/routes.ts';
@@ -105,13 +105,21 @@ for (const path of [routes.home, routes.page('drain'), routes.axisPage('drain')]
 }
 
 for (const margin of [10, 15]) {
-  test(`/ on A4 with ${margin} mm margins: at most ${MAX_HOME_PAGES} pages, the table a grid on pages 1-2, its full answers after it`, async ({
+  test(`/ on A4 with ${margin} mm margins: at most ${MAX_HOME_PAGES} pages, the table a grid on page 1, its key, the brief and the IPVS action next, its full answers after them`, async ({
     page,
     baseURL,
   }) => {
     await page.goto(`${baseURL}${routes.home}`);
     const table = page.locator('table.comparison');
     const caption = await table.locator('caption').innerText();
+    const title = await page.locator('h1').innerText();
+    // What paper reads between the grid and the full answers: the key to the badges, the brief and
+    // the IPVS action (its heading), in that order.
+    const between = [
+      await page.locator('.legend h2').innerText(),
+      await page.locator('.callout-title').first().innerText(),
+      await page.locator('.prose > .table-scroll ~ section:not(.legend) h2').first().innerText(),
+    ];
     const backends = await table.locator('thead th[id^="col-"]').evaluateAll((ths) => ths.map((th) => th.id.slice(4)));
     const rows = await table.locator('tbody tr').evaluateAll((trs) =>
       trs.map((tr) => ({
@@ -152,7 +160,7 @@ for (const margin of [10, 15]) {
     expect(footerOnly, 'pages that hold only the footer (or nothing)').toEqual([]);
 
     // The grid: the caption, then row by row each cell's short answer (Chromium prints them in
-    // that order; the row headers it prints later), all of it on pages 1-2, each short answer in its
+    // that order; the row headers it prints later), all of it on page 1, each short answer in its
     // backend's column (one x per column, left to right), each row header left of its row's first
     // answer and level with it.
     const findAll = indexed(runs);
@@ -187,9 +195,10 @@ for (const margin of [10, 15]) {
     expect(missing, 'the grid in the PDF').toEqual([]);
     const grid = placed.flatMap((p) => [p.header, ...p.cells]);
     expect(
-      grid.filter((r) => r.page > 2).map((r) => `page ${r.page}: ${r.text}`),
-      'the grid past page 2',
+      grid.filter((r) => r.page > 1).map((r) => `page ${r.page}: ${r.text}`),
+      'the grid past page 1 (it prints under the title)',
     ).toEqual([]);
+    expect(find(title)?.run.page, "the title's page").toBe(1);
     for (const { row, header, cells } of placed) {
       const xs = [header.x, ...cells.map((c) => c.x)];
       expect(
@@ -211,6 +220,17 @@ for (const margin of [10, 15]) {
 
     // Every cell's full answer after the grid, none inside it: each found past the grid's last short
     // answer, and printed below it or on a later page.
+    // After the grid: the key (on the next sheet at the latest, so the two lie side by side), the
+    // brief and the IPVS action, each once, in that order; then the full answers.
+    const afterGrid = between.map((text) => ({ text, found: findAll(text, cursor) }));
+    expect(
+      afterGrid.map(({ text, found }) => `${text}: ${found.length}`),
+      'the key, the brief and the IPVS action, each once after the grid',
+    ).toEqual(between.map((text) => `${text}: 1`));
+    const order = afterGrid.map(({ found }) => found[0]!.at);
+    expect(order, 'the key, then the brief, then the IPVS action').toEqual([...order].sort((a, b) => a - b));
+    expect(afterGrid[0]!.found[0]!.run.page, "the key's page (the grid's or the next)").toBeLessThanOrEqual(2);
+    cursor = order.at(-1)!;
     const last = placed.at(-1)!.cells.at(-1)!;
     const late = rows.flatMap((row) =>
       row.cells.flatMap((cell) => {
