@@ -23,3 +23,18 @@ test('bySource: sources in the order of their first citation, each citation kept
   );
   assert.deepEqual(bySource([]), []);
 });
+
+test("bySource: an excerpt of another file than its source's own is a group of its own, named by the file", () => {
+  const groups = bySource([
+    { source: { label: 'FIXTURE-KEP' }, excerpt: { path: 'kep.yaml' }, n: 1 },
+    { source: { label: 'FIXTURE-KEP' }, excerpt: {}, n: 2 },
+    { source: { label: 'FIXTURE-KEP' }, excerpt: { path: 'kep.yaml' }, n: 3 },
+  ]);
+  assert.deepEqual(
+    groups.map((g) => [g.label, g.cites.map((c) => c.n)]),
+    [
+      ['FIXTURE-KEP kep.yaml', [1, 3]],
+      ['FIXTURE-KEP', [2]],
+    ],
+  );
+});

@@ -44,10 +44,15 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
       detail: `: ${axis.question}`,
       prefix: '',
     });
-  // Captures (evidence/) and growth sweeps (growth/) alike: each has its evidence page.
+  // Captures (evidence/) and growth sweeps (growth/) alike: each has its evidence page. Its date is
+  // said once: an id that carries it (drain-iptables-2026-12-02) is not followed by it again (a
+  // fresh reader counted twelve "…-2026-12-02, captured 2026-12-02" on paper).
   const evidence = [
-    ...data.evidence.map((e) => ({ id: e.id, when: `captured ${e.captured}` })),
-    ...(data.growth ?? []).map((g) => ({ id: g.id, when: `a sweep run ${g.captured}` })),
+    ...data.evidence.map((e) => ({ id: e.id, when: e.id.includes(e.captured) ? '' : `, captured ${e.captured}` })),
+    ...(data.growth ?? []).map((g) => ({
+      id: g.id,
+      when: g.id.includes(g.captured) ? ', a sweep' : `, a sweep run ${g.captured}`,
+    })),
   ];
   for (const ev of evidence)
     targets.set(evidenceCiteId(ev.id), {
@@ -56,7 +61,7 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
       href: `/${routes.evidence(ev.id)}`,
       label: 'evidence',
       text: 'evidence',
-      detail: ` ${ev.id}, ${ev.when}`,
+      detail: ` ${ev.id}${ev.when}`,
       prefix: '',
     });
   return targets;

@@ -44,12 +44,17 @@ export const PROVENANCE_ICON: Record<Provenance, string> = { measured: '✓', 't
 /**
  * Citations grouped by their source, each source once, in the order its first citation came, its
  * citations in theirs: how a cell's or a figure step's sources read ("iptables/proxier.go L374–375,
- * L55–68; KEP-3866 L120–124").
+ * L55–68; KEP-3866 L120–124"). An excerpt of another file than its source's own (a KEP's kep.yaml
+ * beside its README) is a group of its own that names the file ("KEP-5343 L187–189; KEP-5343
+ * kep.yaml L7"): a fresh reader took "KEP-5343 L7" for a line of the README.
  */
-export function bySource<T extends { source: { label: string } }>(
+export function bySource<T extends { source: { label: string }; excerpt?: { path?: string | undefined } }>(
   cites: readonly T[],
 ): Array<{ label: string; cites: T[] }> {
   const groups = new Map<string, T[]>();
-  for (const c of cites) groups.set(c.source.label, [...(groups.get(c.source.label) ?? []), c]);
+  for (const c of cites) {
+    const label = c.excerpt?.path ? `${c.source.label} ${c.excerpt.path}` : c.source.label;
+    groups.set(label, [...(groups.get(label) ?? []), c]);
+  }
   return [...groups].map(([label, list]) => ({ label, cites: list }));
 }
