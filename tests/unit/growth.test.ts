@@ -102,6 +102,26 @@ test('a sweep whose log and metrics disagree on a sync is refused', () => {
   assert.match(r.problem!, /by its metrics/);
 });
 
+/** The fixture with its first IPv4 sync's logged elapsed= moved by `ms` milliseconds. */
+const shiftElapsed = (ms: number) => {
+  const out = FIXTURE.replace(
+    /("SyncProxyRules complete" ipFamily="IPv4" elapsed=")([0-9.]+)ms"/,
+    (_, head: string, v: string) => `${head}${(Number(v) + ms).toFixed(6)}ms"`,
+  );
+  assert.notEqual(out, FIXTURE);
+  return out;
+};
+
+test('a sync whose log ends a little after its metrics is read (v1.37.2 logs after it observes)', () => {
+  assert.equal(readGrowth(shiftElapsed(2), least).problem, undefined);
+});
+
+test('a sync whose log ends before its metrics is refused: the metrics are observed first', () => {
+  const r = readGrowth(shiftElapsed(-0.5), least);
+  assert.equal(r.count, undefined);
+  assert.match(r.problem!, /by its metrics/);
+});
+
 test("a sweep whose change's sync does not show the change is refused", () => {
   // The iptables payload of change 1 (3 -> 4) without one of lab/web's endpoint jumps: no IPv4 sync shows 4.
   const jump = /\\n-A KUBE-SVC-JVHYC5ZONEZCMFDP -m comment --comment \\"lab\/web -> [0-9.:]+\\" -j KUBE-SEP-[A-Z0-9]+/;
