@@ -265,6 +265,28 @@ web_endpoints() { # mode
         on && / dnat (ip )?to [0-9.]+:[0-9]+/ { print 1; exit } /^\t}/ { on = 0 }' ;;  # one endpoint: a plain dnat
   esac
 }
+# Every Service's endpoints in the node's rules, one "namespace/name count" line each (iptables: the
+# KUBE-SVC- chain's jumps to KUBE-SEP-, affinity's -m recent lines aside; nftables: the map's size,
+# or 1 for a plain dnat).
+endpoint_counts() { # mode
+  case "$1" in
+    iptables) ip netns exec lab-node-iptables iptables-save -t nat |
+      awk '/^-A KUBE-SVC-.* -j KUBE-SEP-/ && !/-m recent/ && match($0, /--comment "[^ "]+ -> /) {
+        n[substr($0, RSTART + 11, RLENGTH - 15)]++ } END { for (s in n) print s, n[s] }' ;;
+    nftables) ip netns exec lab-node-nftables nft list table ip kube-proxy 2>/dev/null |
+      awk 'match($0, /^\tchain service-[A-Z0-9]+-[^\/ ]+\/[^\/ ]+\//) { split(substr($0, RSTART + 7, RLENGTH - 7), p, "/");
+          s = substr(p[1], index(substr(p[1], 9), "-") + 9) "/" p[2]; next }
+        s != "" && match($0, /numgen random mod [0-9]+/) { print s, substr($0, RSTART + 18, RLENGTH - 18); s = ""; next }
+        s != "" && / dnat (ip )?to [0-9.]+:[0-9]+/ { print s, 1; s = ""; next } /^\t}/ { s = "" }' ;;
+  esac
+}
+# Whether each of the lab's $services Services shows lab/backend's 2 endpoints in the node's rules.
+# The API server reports them ready before the node's next sync writes them (iptables syncs at most
+# once a second by default), and the captures read every Service.
+services_ready() { # mode
+  [ "$services" = 0 ] && return 0
+  [ "$(endpoint_counts "$1" | awk '$1 ~ /^lab\/svc-/ && $2 == 2' | wc -l)" = "$((10#$services))" ]
+}
 node_ready() { [ "$(kc get node "$1" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
 web_has() { [ "$(web_endpoints "$1")" = "$2" ]; }
 

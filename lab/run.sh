@@ -43,6 +43,7 @@ suffix=${affinity:+-affinity}; [ "$replicas" = 3 ] || suffix="$suffix-r$replicas
 capture() {
   local mode=$1 name=$2 n=lab-node-$1 out=$OUT/captures/$2 dump st=0; shift 2
   wait_for 120 "$replicas endpoints of lab/web in $n's $mode rules" web_has "$mode" "$replicas"
+  wait_for 120 "2 endpoints of each of the $services Services in $n's $mode rules" services_ready "$mode"
   rm -rf "$out"; mkdir -p "$OUT/captures"
   step "capture $name: sh tools/capture/kube-proxy-evidence.sh --out ${out#"$REPO"/}${*:+ $*} --setting <the lab's> --deployment lab/web --log ${RUN#"$REPO"/}/$n/kube-proxy.log (inside $n)"
   in_node "$mode" env -i PATH="$BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" HOME=/root \
