@@ -258,12 +258,7 @@ in_node() { local mode=$1; shift; nsenter -t "$(node_pid "$mode")" -n -p -m -- "
 
 # How many endpoints of lab/web the node's rules hold now.
 web_endpoints() { # mode
-  case "$1" in
-    iptables) ip netns exec lab-node-iptables iptables-save -t nat | grep '^-A KUBE-SVC-.*"lab/web -> .*-j KUBE-SEP-' | grep -vc -e '-m recent' || true ;;
-    nftables) ip netns exec lab-node-nftables nft list table ip kube-proxy 2>/dev/null |
-      awk '/^\tchain service-.*-lab\/web\/tcp\// { on = 1 } on && match($0, /numgen random mod [0-9]+/) { print substr($0, RSTART + 18, RLENGTH - 18); exit }
-        on && / dnat (ip )?to [0-9.]+:[0-9]+/ { print 1; exit } /^\t}/ { on = 0 }' ;;  # one endpoint: a plain dnat
-  esac
+  endpoint_counts "$1" | awk '$1 == "lab/web" { n = $2 } END { print n + 0 }'
 }
 # Every Service's endpoints in the node's rules, one "namespace/name count" line each (iptables: the
 # KUBE-SVC- chain's jumps to KUBE-SEP-, affinity's -m recent lines aside; nftables: the map's size,
