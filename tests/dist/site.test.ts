@@ -335,6 +335,15 @@ test('every cell: one badge naming its kind in words and what it rests on; prove
     }
 });
 
+test("a cell's own page says, as the table's column does, when its backend was read and not run", () => {
+  for (const axis of model.axes)
+    for (const cell of axis.cells) {
+      const h1 = html(routes.cellPage(axis.id, cell.backend.id))('h1');
+      assert.equal(h1.find('.not-run').length, cell.backend.run ? 0 : 1, `${axis.id} / ${cell.backend.id}`);
+      if (!cell.backend.run) assert.equal(plain(h1.find('.not-run')), 'read, not run');
+    }
+});
+
 test('the legend counts each kind of cell', () => {
   const $ = html('');
   for (const p of PROVENANCES) {
