@@ -159,6 +159,10 @@ test('every listed page: canonical URL, title, description, Open Graph and Twitt
     const title = $('title').text();
     assert.ok(title.length > 0, `${path}: title`);
     assert.equal($('link[rel=canonical]').attr('href'), site && loc, `${path}: canonical`);
+    // Paper names the page's address (print.css shows it; the screen hides it), only where there is one.
+    const printed = $('footer .page-facts > .print-only');
+    assert.equal(printed.length, site ? 1 : 0, `${path}: printed address`);
+    if (site) assert.equal(plain(printed), `· Printed from ${loc}`, path);
     assert.equal(meta('meta[property="og:url"]'), site && loc, `${path}: og:url`);
     assert.equal($('link[rel=sitemap]').length, site ? 1 : 0, `${path}: link to the sitemap`);
     assert.equal(meta('meta[property="og:title"]'), title, `${path}: og:title`);
