@@ -348,6 +348,23 @@ test("a cell's own page says, as the table's column does, when its backend was r
     }
 });
 
+test("a cell's own page's description is its short answer and what its badge says, the lab's runs included", () => {
+  for (const axis of model.axes)
+    for (const cell of axis.cells) {
+      const $ = html(routes.cellPage(axis.id, cell.backend.id));
+      const description = $('meta[name="description"]').attr('content');
+      assert.ok(
+        description?.includes(plain($('.cell-short').first())),
+        `${axis.id} / ${cell.backend.id}: ${description}`,
+      );
+      assert.equal(
+        description.endsWith('; also run in the lab)'),
+        cell.runs !== undefined,
+        `${axis.id} / ${cell.backend.id}: ${description}`,
+      );
+    }
+});
+
 test('the legend counts each kind of cell', () => {
   const $ = html('');
   for (const p of PROVENANCES) {

@@ -168,7 +168,9 @@ function place(model: TableModel, spec: RouteSpec): Place {
       return {
         path: routes.cellPage(axis.id, cell.backend.id),
         title: `${cell.backend.name}: ${axis.question}`,
-        description: `${shortWords(cell)} (${provenanceWords(cell)})`,
+        // A cited cell the lab also ran says so, as its badge does (a reader took a bare "Cited" beside
+        // "Measured in this study's lab" for a contradiction).
+        description: `${shortWords(cell)} (${provenanceWords(cell)}${cell.runs ? '; also run in the lab' : ''})`,
         section: TABLE_SECTION,
         image: { path: routes.axisPreview(axis.id), alt: axisAlt(axis) },
         // A page to share, not to find: its words are the axis page's, which search and crawlers index.
