@@ -485,10 +485,21 @@ test('an operator running IPVS finds what to do within the first two screens, de
   ]) {
     await page.setViewportSize(viewport);
     await page.goto('');
-    const pointer = page.getByRole('link', { name: 'what to do before 1.40', exact: true });
-    const box = await pointer.boundingBox();
-    expect(box, 'the pointer is laid out').not.toBeNull();
-    expect(box!.y + box!.height, `${viewport.width}px: within two screens`).toBeLessThanOrEqual(2 * viewport.height);
+    // The action in brief, on the first screens: the dates, the gate that keeps IPVS running and its
+    // window, and the two modes to move to (a fresh reader found only "the gate keeps IPVS a while").
+    const brief = page.locator('p').filter({ hasText: /^Running IPVS\?/ });
+    for (const words of ['1.40', '1.43', 'KubeProxyIPVS', 'nftables mode (kernel 5.13 or newer)', 'iptables mode'])
+      await expect(brief, words).toContainText(words);
+    const pointer = brief.getByRole('link', { name: 'the steps', exact: true });
+    for (const [what, box] of [
+      ['the brief', await brief.boundingBox()],
+      ['the pointer', await pointer.boundingBox()],
+    ] as const) {
+      expect(box, `${what} is laid out`).not.toBeNull();
+      expect(box!.y + box!.height, `${viewport.width}px: ${what} within two screens`).toBeLessThanOrEqual(
+        2 * viewport.height,
+      );
+    }
     await pointer.click();
     await expect(page.getByRole('heading', { name: /Running IPVS\? What to do before 1\.40/ })).toBeInViewport();
   }
