@@ -3,10 +3,11 @@
 import { PROVENANCE_LABEL, type AxisModel, type TableModel } from './view/model.ts';
 import { plainText } from './markdown.ts';
 
-/** The words a cell's badge says: "Cited", "To measure · ex. 16", "Measured · ex. 18". */
+/** The words a cell's badge says in the table: "Cited", "To measure · on a node", "Measured · on a
+ *  node" (not the course's exercise number, which names nothing on this site). */
 export function provenanceWords(cell: AxisModel['cells'][number]): string {
   const kind = PROVENANCE_LABEL[cell.provenance];
-  return cell.provenance === 'cited' ? kind : `${kind} · ex. ${cell.exercise}`;
+  return cell.provenance === 'cited' ? kind : `${kind} · on a node`;
 }
 
 /** A cell's short answer as the card shows it, after "Expected:" while it is still to measure. */

@@ -357,6 +357,12 @@ test("a cell's own page's description is its short answer and what its badge say
         description?.includes(plain($('.cell-short').first())),
         `${axis.id} / ${cell.backend.id}: ${description}`,
       );
+      // The badge's kind, and no course exercise number (it names nothing on this site).
+      assert.ok(
+        description.includes(`(${PROVENANCE_LABEL[cell.provenance]}`),
+        `${axis.id} / ${cell.backend.id}: ${description}`,
+      );
+      assert.doesNotMatch(description, /\bex(ercise)?\.? \d/i, `${axis.id} / ${cell.backend.id}`);
       assert.equal(
         description.endsWith('; also run in the lab)'),
         cell.runs !== undefined,
