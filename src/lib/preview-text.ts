@@ -3,12 +3,9 @@
 import { PROVENANCE_LABEL, type AxisModel, type TableModel } from './view/model.ts';
 import { plainText } from './markdown.ts';
 
-/** The words a cell's badge says in the table: "Cited", "To measure · on a node", "Measured · on a
- *  node" (not the course's exercise number, which names nothing on this site). */
-export function provenanceWords(cell: AxisModel['cells'][number]): string {
-  const kind = PROVENANCE_LABEL[cell.provenance];
-  return cell.provenance === 'cited' ? kind : `${kind} · on a node`;
-}
+/** A cell's kind, as its badge names it: "Cited", "To measure", "Measured" (a card's column already
+ *  says whether its backend ran in the lab; the course's exercise number names nothing on this site). */
+export const provenanceWords = (cell: AxisModel['cells'][number]): string => PROVENANCE_LABEL[cell.provenance];
 
 /** A cell's short answer as the card shows it, after "Expected:" while it is still to measure. */
 export const shortWords = (cell: AxisModel['cells'][number]): string =>
