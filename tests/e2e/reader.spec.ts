@@ -9,6 +9,8 @@ import { builtPages, readBuiltPage, sitemapPages, recordCspViolations } from '..
 
 /** The page's path on the server: base + site-relative path. */
 const served = (baseURL: string | undefined, path: string) => new URL(path, baseURL).pathname;
+/** Whether a page was reached at `href`, whatever text fragment (`:~:text=`) the result link added. */
+const reached = (href: string) => (url: URL) => url.href.replace(/#?:~:.*$/, '') === href;
 
 /** Waits until the search page has answered `query` and drawn the results in view; returns the list. */
 async function results(page: Page, query: string): Promise<Locator> {
@@ -68,7 +70,7 @@ test.describe('search', () => {
       await page.keyboard.press('ArrowDown');
     await expect(hit).toBeFocused();
     await page.keyboard.press('Enter');
-    await page.waitForURL(new URL('exercise/', baseURL).href); // committed and loaded
+    await page.waitForURL(reached(new URL('exercise/', baseURL).href)); // committed and loaded
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
     expect(await violations(), 'CSP violations on the page the result led to').toEqual([]);
   });
@@ -96,6 +98,36 @@ test.describe('search', () => {
       'href',
       served(baseURL, `rows/${id}/`),
     );
+  });
+
+  test('a result leads to the words that matched: a text fragment the browser scrolls to, opening a closed disclosure', async ({
+    page,
+    baseURL,
+  }) => {
+    // "inactive" is once on the home page, in the IPVS drain cell's full answer: a closed disclosure
+    // far below the first screen. The home page's own result (no fragment of its own) gains a text
+    // fragment with the word and the words before it as the reader reaches for it.
+    await page.goto('search/');
+    const list = await search(page, 'inactive');
+    const links = list.locator('a.pf-result-link');
+    const at = await links.evaluateAll(
+      (as, href) => as.findIndex((a) => a.getAttribute('href') === href),
+      served(baseURL, ''),
+    );
+    expect(at, 'the home page among the results').toBeGreaterThanOrEqual(0);
+    const home = links.nth(at);
+    await home.scrollIntoViewIfNeeded();
+    await home.focus();
+    await expect(home).toHaveAttribute(
+      'href',
+      `${served(baseURL, '')}#:~:text=its%20active%20and-,inactive&text=inactive`,
+    );
+
+    const cell = page.locator('td[data-backend="ipvs"]').filter({ hasText: 'inactive connection counts' });
+    await home.click();
+    await page.waitForURL(reached(new URL('', baseURL).href));
+    await expect(cell.locator('details.cell-details')).toHaveAttribute('open', '');
+    await expect(cell.getByText(/inactive connection counts/)).toBeInViewport();
   });
 
   test('a word on no page finds nothing, and says so', async ({ page }) => {
@@ -189,9 +221,11 @@ test.describe('search', () => {
       const cell = hrefs.find((h) => /#[a-z0-9-]+--(iptables|ipvs|nftables)$/.test(h));
       expect(cell, `a home cell among ${hrefs.join(', ')}`).toBeDefined();
       await home.locator(`a.pf-heading-link[href="${cell}"]`).click();
-      await page.waitForURL(new URL(cell!, baseURL).href);
-      await expect(page.locator(':target')).toHaveId(cell!.split('#')[1]!);
-      await expect(page.locator(':target')).toHaveJSProperty('tagName', 'TD');
+      await page.waitForURL(reached(new URL(cell!, baseURL).href));
+      // The link named the matched words too (a text fragment): the browser shows them, in that cell.
+      const td = page.locator(`td[id="${cell!.split('#')[1]!}"]`);
+      await expect(td.locator('details.cell-details')).toHaveAttribute('open', '');
+      await expect(td).toBeInViewport();
     },
   );
 
