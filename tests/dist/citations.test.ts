@@ -19,7 +19,7 @@ const targets = citeTargets(await loadContent(process.env.CONTENT_DIR ?? 'conten
 
 // A link names its target by its address alone (each target has one of its own, below): the page
 // carries no id attribute for the tests, as the home page's first flight has no byte to spare.
-const byHref = new Map([...targets].map(([id, t]) => [base + t.href.slice(1), { id, ...t }]));
+const byHref = new Map([...targets.values()].map((t) => [base + t.href.slice(1), t]));
 
 interface Found {
   file: string;

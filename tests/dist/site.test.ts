@@ -352,9 +352,9 @@ test("a cell's own page's description is its short answer and what its badge say
   for (const axis of model.axes)
     for (const cell of axis.cells) {
       const $ = html(routes.cellPage(axis.id, cell.backend.id));
-      const description = $('meta[name="description"]').attr('content');
+      const description = $('meta[name="description"]').attr('content') ?? '';
       assert.ok(
-        description?.includes(plain($('.cell-short').first())),
+        description.includes(plain($('.cell-short').first())),
         `${axis.id} / ${cell.backend.id}: ${description}`,
       );
       // The badge's kind, and no course exercise number (it names nothing on this site).
