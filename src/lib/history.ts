@@ -45,6 +45,8 @@ export interface Repository {
   report: string;
   /** How a measurement is published: docs/evidence.md's section on the pull request and its check. */
   publish: string;
+  /** How one is captured on a node: docs/evidence.md itself, the kit's instructions. */
+  capture: string;
 }
 
 /**
@@ -64,5 +66,6 @@ export function repositoryLinks(
     ...(file && { edit: `${repo}/edit/${branch}/${file}` }),
     report: `${repo}/issues/new?title=${encodeURIComponent(`Problem on ${page}`)}`,
     publish: `${repo}/blob/${branch}/docs/evidence.md#publishing-a-measurement`,
+    capture: `${repo}/blob/${branch}/docs/evidence.md`,
   };
 }

@@ -399,6 +399,8 @@ test('with SITE_REPOSITORY, the legend’s Measured line links to how a measurem
     .filter((href) => href.includes('docs/evidence.md'));
   if (!repo) {
     assert.deepEqual(publish, [], 'no link into the repository without SITE_REPOSITORY');
+    for (const evidence of model.evidence)
+      assert.equal(html(routes.evidence(evidence.id))('.evidence-own').length, 0, evidence.id);
     return;
   }
   const want = `${repo}/blob/main/docs/evidence.md#publishing-a-measurement`;
@@ -414,6 +416,15 @@ test('with SITE_REPOSITORY, the legend’s Measured line links to how a measurem
     for (const $$ of [$, html(routes.cellPage(axis.id, cell.backend.id))])
       assert.equal($$(`.cell-how a[href="${want}"]`).length, 1, `${axis.id} / ${cell.backend.id}: how to publish`);
   assert.equal(publish.length, 1 + toMeasure.length, 'the legend and each To-measure cell, nowhere else');
+  // Each evidence page says how to measure the same on one's own node: the kit, then publishing.
+  for (const evidence of model.evidence) {
+    const own = html(routes.evidence(evidence.id))('.evidence-own a');
+    assert.deepEqual(
+      own.map((_, a) => $(a).attr('href')).get(),
+      [`${repo}/blob/main/docs/evidence.md`, want],
+      `${evidence.id}: how to measure it on one's own node`,
+    );
+  }
   // The section is there, under the heading GitHub makes that fragment of.
   const slugger = new GithubSlugger();
   const headings = [...readFileSync('docs/evidence.md', 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
