@@ -12,7 +12,7 @@ interface Citable {
   sources: ReadonlyArray<Pick<SourceEntry, 'id' | 'label' | 'page'>>;
   excerpts: ReadonlyArray<Pick<ExcerptEntry, 'id' | 'source' | 'lines' | 'path'>>;
   axes: ReadonlyArray<Pick<AxisEntry, 'id' | 'question'>>;
-  evidence: ReadonlyArray<Pick<EvidenceEntry, 'id' | 'captured'>>;
+  evidence: ReadonlyArray<Pick<EvidenceEntry, 'id' | 'captured' | 'backend'>>;
   /** Growth sweeps (content/growth/), cited as evidence/<id> like a capture. */
   growth?: ReadonlyArray<Pick<GrowthEntry, 'id' | 'captured'>>;
 }
@@ -47,10 +47,17 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
   // Captures (evidence/) and growth sweeps (growth/) alike: each has its evidence page. Its date is
   // said once: an id that carries it (drain-iptables-2026-12-02) is not followed by it again (a
   // fresh reader counted twelve "…-2026-12-02, captured 2026-12-02" on paper).
+  // A capture's link names its backend ("iptables evidence"): two links side by side both reading
+  // "evidence" told a reader nothing until they were followed.
   const evidence = [
-    ...data.evidence.map((e) => ({ id: e.id, when: e.id.includes(e.captured) ? '' : `, captured ${e.captured}` })),
+    ...data.evidence.map((e) => ({
+      id: e.id,
+      text: `${e.backend} evidence`,
+      when: e.id.includes(e.captured) ? '' : `, captured ${e.captured}`,
+    })),
     ...(data.growth ?? []).map((g) => ({
       id: g.id,
+      text: 'evidence',
       when: g.id.includes(g.captured) ? ', a sweep' : `, a sweep run ${g.captured}`,
     })),
   ];
@@ -60,7 +67,7 @@ export function citeTargets(data: Citable): Map<string, CiteTarget> {
       kind: 'evidence',
       href: `/${routes.evidence(ev.id)}`,
       label: 'evidence',
-      text: 'evidence',
+      text: ev.text,
       detail: ` ${ev.id}${ev.when}`,
       prefix: '',
     });
