@@ -41,6 +41,8 @@ export interface Repository {
   home: string;
   /** "Edit this page": the file on the repository's default branch, in its web editor. */
   edit?: string;
+  /** "Edit the table": where a page that shows the table besides its own text has the table's. */
+  editTable?: string;
   /** "Report a problem": a new issue, its title naming the page. */
   report: string;
   /** How a measurement is published: docs/evidence.md's section on the pull request and its check. */
@@ -51,12 +53,14 @@ export interface Repository {
 
 /**
  * Links into the repository (GitHub's URL forms) when SITE_REPOSITORY names it (https://github.com/o/r);
- * `file` is the page's source, relative to the repository's root (none for generated evidence).
+ * `file` is the page's source, relative to the repository's root (none for generated evidence), and
+ * `table` the table's, on a page that shows it besides its own text.
  */
 export function repositoryLinks(
   repository: string | undefined,
   page: string,
   file: string | undefined,
+  table?: string,
 ): Repository | undefined {
   if (!repository) return undefined;
   const repo = repository.replace(/\/+$/, '');
@@ -64,6 +68,7 @@ export function repositoryLinks(
   return {
     home: repo,
     ...(file && { edit: `${repo}/edit/${branch}/${file}` }),
+    ...(table && { editTable: `${repo}/edit/${branch}/${table}` }),
     report: `${repo}/issues/new?title=${encodeURIComponent(`Problem on ${page}`)}`,
     publish: `${repo}/blob/${branch}/docs/evidence.md#publishing-a-measurement`,
     capture: `${repo}/blob/${branch}/docs/evidence.md`,

@@ -110,11 +110,13 @@ test("the footer: when the page's content last changed (its files' newest commit
       encoding: 'utf8',
     }).trim();
   const table = ['comparison', 'evidence', 'excerpts'];
-  const expected = [
+  const expected: Array<{ path: string; date: string; edit?: string; editTable?: string }> = [
     ...model.pages.map((p) => ({
       path: p.path,
       date: newest(`pages/${p.id}.mdx`, ...(p.id === 'index' ? table : [])),
       edit: `content/pages/${p.id}.mdx`,
+      // The home page shows the table besides its own text: its data is edited elsewhere.
+      ...(p.id === 'index' && { editTable: 'content/comparison/axes.yaml' }),
     })),
     { path: routes.axisPage(model.axes[0]!.id), date: newest(...table), edit: 'content/comparison/axes.yaml' },
     ...model.evidence.map((e) => ({
@@ -123,7 +125,7 @@ test("the footer: when the page's content last changed (its files' newest commit
       edit: undefined,
     })),
   ];
-  for (const { path, date, edit } of expected) {
+  for (const { path, date, edit, editTable } of expected) {
     const $ = html(path);
     assert.match(date, /^\d{4}-\d\d-\d\d$/, `${path}: git knows the date`);
     assert.equal($('.page-facts time').attr('datetime'), date, `/${path}: content last changed`);
@@ -138,6 +140,8 @@ test("the footer: when the page's content last changed (its files' newest commit
     assert.equal(link('Source'), repo, `/${path}: the repository`);
     assert.equal(link('Edit this page'), edit && `${repo}/edit/main/${edit}`, `/${path}: edit this page`);
     if (edit) assert.ok(existsSync(edit), `${edit} exists`);
+    assert.equal(link('Edit the table'), editTable && `${repo}/edit/main/${editTable}`, `/${path}: edit the table`);
+    if (editTable) assert.ok(existsSync(editTable), `${editTable} exists`);
     assert.equal(
       link('Report a problem'),
       `${repo}/issues/new?title=${encodeURIComponent(`Problem on ${base}${path}`)}`,

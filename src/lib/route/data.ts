@@ -106,12 +106,14 @@ export interface RouteData {
  * it (none for evidence: it is captured, never edited by hand).
  */
 const TABLE_FILES = ['comparison', 'evidence', 'growth', 'excerpts'];
-function sources(spec: RouteSpec): { shows: string[]; edit?: string } {
+function sources(spec: RouteSpec): { shows: string[]; edit?: string; editTable?: string } {
   switch (spec.kind) {
     case 'page': {
       const file = `pages/${spec.page.id}.mdx`;
-      // The home page shows the whole table besides its own text.
-      return { shows: spec.page.id === 'index' ? [file, ...TABLE_FILES] : [file], edit: file };
+      // The home page shows the whole table besides its own text, and says where each is edited.
+      return spec.page.id === 'index'
+        ? { shows: [file, ...TABLE_FILES], edit: file, editTable: 'comparison/axes.yaml' }
+        : { shows: [file], edit: file };
     }
     case 'axis':
     case 'cell':
@@ -256,11 +258,16 @@ export async function routeData(astro: Pick<AstroGlobal, 'site' | 'locals'>, spe
         : [],
   };
   data.figures = await placedFigures(spec);
-  const { shows, edit } = sources(spec);
+  const { shows, edit, editTable } = sources(spec);
   const changed = lastChanged(contentDir, shows);
   if (changed) data.changed = changed;
   const editFile = edit && inRepository(contentDir, edit);
-  const repository = repositoryLinks(process.env.SITE_REPOSITORY, url(p.path), editFile);
+  const repository = repositoryLinks(
+    process.env.SITE_REPOSITORY,
+    url(p.path),
+    editFile,
+    editTable && inRepository(contentDir, editTable),
+  );
   if (repository) data.repository = repository;
   const growth =
     spec.kind === 'growth'
