@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PROVENANCE_LABEL, type AxisModel, type TableModel, type Provenance } from './view/model.ts';
-import { provenanceWords, homeQuestions, shortWords } from './preview-text.ts';
+import { homeQuestions, shortWords } from './preview-text.ts';
 import { COMMITTED_DIR, isOwnContent, buildCacheDir, pinnedVersions } from './preview-cache.ts';
 
 export const PREVIEW = { width: 1200, height: 630, type: 'image/png' } as const;
@@ -114,7 +114,8 @@ export function axisCard(axis: AxisModel, model: TableModel): Node {
               padding: '2px 10px',
               alignSelf: 'flex-start',
             },
-            provenanceWords(cell),
+            // The kind alone: the card's column already says whether its backend ran in the lab.
+            PROVENANCE_LABEL[cell.provenance],
           ),
         ),
       ),

@@ -3,10 +3,6 @@
 import { PROVENANCE_LABEL, type AxisModel, type TableModel } from './view/model.ts';
 import { plainText } from './markdown.ts';
 
-/** A cell's kind, as its badge names it: "Cited", "To measure", "Measured" (a card's column already
- *  says whether its backend ran in the lab; the course's exercise number names nothing on this site). */
-export const provenanceWords = (cell: AxisModel['cells'][number]): string => PROVENANCE_LABEL[cell.provenance];
-
 /** A cell's short answer as the card shows it, after "Expected:" while it is still to measure. */
 export const shortWords = (cell: AxisModel['cells'][number]): string =>
   `${cell.provenance === 'to-measure' ? 'Expected: ' : ''}${plainText(cell.shortHtml)}`;
@@ -22,7 +18,7 @@ export const axisAlt = (axis: AxisModel): string =>
   axis.cells
     .map(
       (c) =>
-        `${c.backend.name} (${c.backend.run ? 'run in the lab' : 'read, not run'}): ${shortWords(c)} ${provenanceWords(c)}.`,
+        `${c.backend.name} (${c.backend.run ? 'run in the lab' : 'read, not run'}): ${shortWords(c)} ${PROVENANCE_LABEL[c.provenance]}.`,
     )
     .join(' ');
 

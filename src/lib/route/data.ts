@@ -7,6 +7,8 @@ import { getTable } from '../content/index.ts';
 import {
   SEARCH_SECTION,
   TABLE_SECTION,
+  PROVENANCE_LABEL,
+  LAB_RUNS_LABEL,
   type TableModel,
   type AxisModel,
   type CellModel,
@@ -16,7 +18,7 @@ import {
 } from '../view/model.ts';
 import { routes } from '../routes.ts';
 import { isReleaseTag } from '../upstream/pins.ts';
-import { homeAlt, axisAlt, axisDescription, shortWords, provenanceWords } from '../preview-text.ts';
+import { homeAlt, axisAlt, axisDescription, shortWords } from '../preview-text.ts';
 import { address, url } from '../url.ts';
 import { contentDir } from '../content/dir.ts';
 import { lastChanged, inRepository, repositoryLinks, type Repository } from '../history.ts';
@@ -106,18 +108,20 @@ export interface RouteData {
  * it (none for evidence: it is captured, never edited by hand).
  */
 const TABLE_FILES = ['comparison', 'evidence', 'growth', 'excerpts'];
+/** Where the table's words are edited. */
+const TABLE_EDIT = 'comparison/axes.yaml';
 function sources(spec: RouteSpec): { shows: string[]; edit?: string; editTable?: string } {
   switch (spec.kind) {
     case 'page': {
       const file = `pages/${spec.page.id}.mdx`;
       // The home page shows the whole table besides its own text, and says where each is edited.
       return spec.page.id === 'index'
-        ? { shows: [file, ...TABLE_FILES], edit: file, editTable: 'comparison/axes.yaml' }
+        ? { shows: [file, ...TABLE_FILES], edit: file, editTable: TABLE_EDIT }
         : { shows: [file], edit: file };
     }
     case 'axis':
     case 'cell':
-      return { shows: TABLE_FILES, edit: 'comparison/axes.yaml' };
+      return { shows: TABLE_FILES, edit: TABLE_EDIT };
     case 'evidence':
       return { shows: [`evidence/${spec.evidence.id}.yaml`] };
     case 'growth':
@@ -172,7 +176,7 @@ function place(model: TableModel, spec: RouteSpec): Place {
         title: `${cell.backend.name}: ${axis.question}`,
         // A cited cell the lab also ran says so, as its badge does (a reader took a bare "Cited" beside
         // "Measured in this study's lab" for a contradiction).
-        description: `${shortWords(cell)} (${provenanceWords(cell)}${cell.runs ? '; also run in the lab' : ''})`,
+        description: `${shortWords(cell)} (${PROVENANCE_LABEL[cell.provenance]}${cell.runs ? `; ${LAB_RUNS_LABEL}` : ''})`,
         section: TABLE_SECTION,
         image: { path: routes.axisPreview(axis.id), alt: axisAlt(axis) },
         // A page to share, not to find: its words are the axis page's, which search and crawlers index.

@@ -38,6 +38,9 @@ export const PROVENANCE_LABEL: Record<Provenance, string> = {
   cited: 'Cited',
 };
 
+/** What a cited cell's badge adds when the lab also ran it (cell.runs), and its page's description. */
+export const LAB_RUNS_LABEL = 'also run in the lab';
+
 /** Each kind's icon, so badges differ in shape as well as in words (never colour alone). */
 export const PROVENANCE_ICON: Record<Provenance, string> = { measured: '✓', 'to-measure': '◌', cited: '§' };
 
