@@ -537,6 +537,20 @@ test('an operator running IPVS finds what to do within the first two screens, de
     await pointer.click();
     await expect(page.getByRole('heading', { name: /Running IPVS\? What to do before 1\.40/ })).toBeInViewport();
   }
+  // The action itself reads as numbered steps, each opening with what to do in bold (the second
+  // fresh reader found five cited paragraphs, not steps): a checklist to work down and to print.
+  const steps = page.getByRole('region', { name: /^Running IPVS\? What to do before 1\.40/ }).locator('ol > li');
+  expect(await steps.count(), 'the action as numbered steps').toBeGreaterThanOrEqual(4);
+  for (const step of await steps.all()) {
+    const lead = await step.evaluate((li) => {
+      const first = li.firstElementChild;
+      const opens = first?.tagName === 'STRONG' && (li.textContent ?? '').trim().startsWith(first.textContent ?? '');
+      return opens ? (first.textContent ?? '') : null;
+    });
+    expect(lead, `a step opens with its action in bold: ${(await step.innerText()).slice(0, 60)}`).toMatch(
+      /^\S.*[.?]$/,
+    );
+  }
 });
 
 test('a focused badge (a disclosure summary) shows the same focus ring as links and buttons', async ({ page }) => {
