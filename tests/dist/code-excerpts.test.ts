@@ -1,7 +1,7 @@
 // A code note's verbatim lines in the built HTML (issue 44): under the note, as a Go block Shiki
 // highlighted at build time (no script), line for line the note's `code` (its shared indentation off),
 // with a line that names the file, the lines linked at the pin, the repository, the pin and the
-// licence; only where excerpts are embedded, never in the home page's table. And every excerpt's
+// licence; only where excerpts are embedded, never on the home page. And every excerpt's
 // caption names its file once and shows no raw "#<id>".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,10 +51,19 @@ test('each shows its lines under the note, a highlighted Go block, line for line
   }
 });
 
-test('no code on the home page: its table links to excerpts and carries none of their code', () => {
+test('the home page carries no excerpt code: its table links to excerpts; its one block is our reading of the gate override', () => {
   const $ = page('');
-  assert.equal($('pre.astro-code').length, 0);
   assert.equal($('.excerpt-code').length, 0);
+  // No highlighted block either: Shiki's colour classes would add a style block to the first flight.
+  assert.equal($('pre.astro-code').length, 0);
+  // The IPVS steps' configuration file is plain, composed by us from cited fields, and says so: the
+  // sentence that introduces it ends in an "Our reading" clause.
+  const blocks = $('pre');
+  assert.equal(blocks.length, 1, 'one code block on the home page');
+  const intro = blocks.prev('p');
+  assert.match(squash(intro.find('.reading').last().text()), /^Our reading: .*in the file:$/);
+  assert.match(blocks.text(), /^apiVersion: kubeproxy\.config\.k8s\.io\/v1alpha1\n/);
+  assert.equal(blocks.closest('section').attr('aria-labelledby'), 'running-ipvs-what-to-do-before-140');
 });
 
 test('every excerpt caption names its file once and shows no raw "#<id>"', () => {

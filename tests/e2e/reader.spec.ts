@@ -543,7 +543,9 @@ test('an operator running IPVS finds what to do within the first two screens, de
   expect(await steps.count(), 'the action as numbered steps').toBeGreaterThanOrEqual(4);
   for (const step of await steps.all()) {
     const lead = await step.evaluate((li) => {
-      const first = li.firstElementChild;
+      // A step holding a block (the gate's configuration file) wraps its text in a paragraph.
+      const outer = li.firstElementChild;
+      const first = outer?.tagName === 'P' ? outer.firstElementChild : outer;
       const opens = first?.tagName === 'STRONG' && (li.textContent ?? '').trim().startsWith(first.textContent ?? '');
       return opens ? (first.textContent ?? '') : null;
     });
