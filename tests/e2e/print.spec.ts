@@ -117,6 +117,10 @@ test(`/ on A4: at most ${MAX_HOME_PAGES} pages, the table a grid on page 1, its 
     await page.locator('.callout-title').first().innerText(),
     await page.locator('.prose > .table-scroll ~ section:not(.legend) h2').first().innerText(),
   ];
+  // The drawing after the full answers: its caption's first and last words and its first drawn words.
+  const figure = page.locator('.prose > .table-scroll ~ .flow-figure').first();
+  const figureCaption = (await figure.locator('figcaption').innerText()).trim();
+  const drawn = (await figure.locator('svg text').allTextContents()).find((t) => t.trim().length > 20)!.trim();
   const backends = await table.locator('thead th[id^="col-"]').evaluateAll((ths) => ths.map((th) => th.id.slice(4)));
   const rows = await table.locator('tbody tr').evaluateAll((trs) =>
     trs.map((tr) => ({
@@ -248,4 +252,15 @@ test(`/ on A4: at most ${MAX_HOME_PAGES} pages, the table a grid on page 1, its 
     }),
   );
   expect(late, 'full answers after the grid').toEqual([]);
+
+  // The drawing on one sheet with its whole caption, after the full answers (a fresh reader found the
+  // caption cut across two sheets, the drawing on the second).
+  const lastAnswer = Math.max(...rows.flatMap((row) => row.cells.map((cell) => find(cell.answer, cursor)?.at ?? 0)));
+  const begins = find(figureCaption.slice(0, 40), lastAnswer);
+  const ends = begins && find(figureCaption.slice(-40), begins.at);
+  const drawing = ends && find(drawn, ends.at);
+  expect(
+    [begins, ends, drawing].map((f) => f?.run.page),
+    'the caption begins, ends, then the drawing: one sheet, after the full answers',
+  ).toEqual(Array(3).fill(begins?.run.page ?? 'found'));
 });
