@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PROVENANCE_LABEL, type AxisModel, type TableModel, type Provenance } from './view/model.ts';
-import { homeQuestions, shortWords } from './preview-text.ts';
+import { cellBadgeWords, homeQuestions, shortWords } from './preview-text.ts';
 import { COMMITTED_DIR, isOwnContent, buildCacheDir, pinnedVersions } from './preview-cache.ts';
 
 export const PREVIEW = { width: 1200, height: 630, type: 'image/png' } as const;
@@ -73,6 +73,22 @@ function frame(top: string, ...body: Node[]): Node {
 const PAD_X = 56;
 const PAD_Y = 40;
 
+/** A cell's badge: its kind's colour, and its border's style (solid, dashed, dotted) as on the page. */
+const badge = (cell: AxisModel['cells'][number], fontSize: number, words: string): Node =>
+  h(
+    'div',
+    {
+      fontSize,
+      fontWeight: 700,
+      color: C[cell.provenance],
+      border: `3px ${BORDER[cell.provenance]} ${C[cell.provenance]}`,
+      borderRadius: 6,
+      padding: '2px 10px',
+      alignSelf: 'flex-start',
+    },
+    words,
+  );
+
 export function axisCard(axis: AxisModel, model: TableModel): Node {
   return frame(
     `${model.site.shortTitle} · one axis, as of Kubernetes ${model.site.asOf}`,
@@ -103,22 +119,42 @@ export function axisCard(axis: AxisModel, model: TableModel): Node {
             { fontSize: 25, lineHeight: 1.3, color: C.text, flexGrow: 1, marginBottom: 12, ...clamp(6) },
             shortWords(cell),
           ),
-          h(
-            'div',
-            {
-              fontSize: 24,
-              fontWeight: 700,
-              color: C[cell.provenance],
-              border: `3px ${BORDER[cell.provenance]} ${C[cell.provenance]}`,
-              borderRadius: 6,
-              padding: '2px 10px',
-              alignSelf: 'flex-start',
-            },
-            // The kind alone: the card's column already says whether its backend ran in the lab.
-            PROVENANCE_LABEL[cell.provenance],
-          ),
+          // The kind alone: the card's column already says whether its backend ran in the lab.
+          badge(cell, 24, PROVENANCE_LABEL[cell.provenance]),
         ),
       ),
+    ),
+  );
+}
+
+/** One cell's card: its axis's question, then its backend's short answer alone, large, and its badge. */
+export function cellCard(axis: AxisModel, cell: AxisModel['cells'][number], model: TableModel): Node {
+  return frame(
+    `${model.site.shortTitle} · one cell, as of Kubernetes ${model.site.asOf}`,
+    h('div', { fontSize: 40, fontWeight: 700, lineHeight: 1.2, marginBottom: 24, ...clamp(2) }, axis.question),
+    h(
+      'div',
+      {
+        flexDirection: 'column',
+        flexGrow: 1,
+        background: C.soft,
+        border: `1px solid ${C.border}`,
+        borderLeft: `10px solid ${C.accent}`,
+        borderRadius: 8,
+        padding: '20px 28px',
+      },
+      h(
+        'div',
+        { alignItems: 'baseline', gap: 18, marginBottom: 12 },
+        h('div', { fontSize: 44, fontWeight: 700 }, cell.backend.name),
+        h('div', { fontSize: 24, color: C.muted }, cell.backend.run ? 'run in the lab' : 'read, not run'),
+      ),
+      h(
+        'div',
+        { fontSize: 44, lineHeight: 1.3, color: C.text, flexGrow: 1, marginBottom: 14, ...clamp(4) },
+        shortWords(cell),
+      ),
+      badge(cell, 26, cellBadgeWords(cell)),
     ),
   );
 }

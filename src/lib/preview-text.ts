@@ -1,6 +1,6 @@
 // The words of a link-preview card (src/lib/preview-image.ts) without the renderer, for the
 // pages' alt text: light enough to import into any page.
-import { PROVENANCE_LABEL, type AxisModel, type TableModel } from './view/model.ts';
+import { LAB_RUNS_LABEL, PROVENANCE_LABEL, type AxisModel, type TableModel } from './view/model.ts';
 import { plainText } from './markdown.ts';
 
 /** A cell's short answer as the card shows it, after "Expected:" while it is still to measure. */
@@ -21,6 +21,15 @@ export const axisAlt = (axis: AxisModel): string =>
         `${c.backend.name} (${c.backend.run ? 'run in the lab' : 'read, not run'}): ${shortWords(c)} ${PROVENANCE_LABEL[c.provenance]}.`,
     )
     .join(' ');
+
+/** Alt text for a cell's card: everything it shows, as words. */
+export const cellAlt = (axis: AxisModel, cell: AxisModel['cells'][number]): string =>
+  `${cell.backend.name} (${cell.backend.run ? 'run in the lab' : 'read, not run'}): ${axis.question}. ` +
+  `${shortWords(cell)} ${cellBadgeWords(cell)}.`;
+
+/** What a cell's card puts in its badge: its kind, and that the lab ran a cited cell too. */
+export const cellBadgeWords = (cell: AxisModel['cells'][number]): string =>
+  `${PROVENANCE_LABEL[cell.provenance]}${cell.runs ? `; ${LAB_RUNS_LABEL}` : ''}`;
 
 /** The questions the home card lists: all of them up to six, else five and how many more. */
 export function homeQuestions(model: TableModel): string[] {

@@ -35,9 +35,10 @@ export const routes = {
   axisPageCell: (axis: string, backend: string) => `${axisPage(axis)}#${cellId(axis, backend)}`,
   /** A cell's own page: the address "Link to this cell" shares, whose preview names axis and backend. */
   cellPage: (axis: string, backend: string) => `${axisPage(axis)}${backend}/`,
-  /** Link-preview images (Open Graph / Twitter): one per axis, one for the home page. */
+  /** Link-preview images (Open Graph / Twitter): one per axis, one per cell, one for the home page. */
   previews: 'og/',
   axisPreview: (axis: string) => `og/rows/${axis}.png`,
+  cellPreview: (axis: string, backend: string) => `og/rows/${axis}/${backend}.png`,
   homePreview: 'og/home.png',
   evidence: (id: string) => `evidence/${id}/`,
   /** A page of the pages collection: "index" is the home page. */

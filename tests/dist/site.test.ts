@@ -525,6 +525,7 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
           url: string;
           page: string;
           share: string;
+          preview: string;
           cites: Array<{ excerpt: string; upstream: string }>;
         }
       >;
@@ -555,6 +556,7 @@ test('the table as JSON and CSV, with provenance and links that carry the base',
       assert.equal(jc.url, siteRoot + routes.cellFragment(axis.id, cell.backend.id));
       assert.equal(jc.page, siteRoot + routes.axisPageCell(axis.id, cell.backend.id));
       assert.equal(jc.share, siteRoot + routes.cellPage(axis.id, cell.backend.id));
+      assert.equal(jc.preview, siteRoot + routes.cellPreview(axis.id, cell.backend.id));
       assert.deepEqual(
         jc.cites.map((c) => c.excerpt),
         cell.cites.map((c) => siteRoot + c.href),

@@ -71,7 +71,7 @@ test(
 );
 
 test(
-  "a cell's shared link previews as the cell: its backend and its axis in the title, its short answer, its axis's card",
+  "a cell's shared link previews as the cell: its backend and its axis in the title, its short answer, a card of its own",
   { tag: '@base' },
   async ({ page, request, baseURL }) => {
     const { siteRoot, json } = await published(request, baseURL!);
@@ -80,12 +80,17 @@ test(
       id: string;
       question: string;
       preview: string;
-      cells: Record<string, { share: string; short: string }>;
+      cells: Record<string, { share: string; short: string; preview: string }>;
     }[]) {
       for (const [backend, cell] of Object.entries(row.cells)) {
         const path = relativeToBase(cell.share, baseURL!);
         const preview = await previewOf(page, request, baseURL!, siteRoot, path);
-        expect(preview.image, `${path}: the axis's card`).toBe(row.preview);
+        // Its own card, not its axis's (three equal columns did not say which cell was shared), whose
+        // alt text names the backend and the question.
+        expect(preview.image, `${path}: the cell's card, as comparison.json names it`).toBe(cell.preview);
+        expect(preview.image, `${path}: not the axis's card`).not.toBe(row.preview);
+        expect(preview.alt).toContain(`${names.get(backend)} (`);
+        expect(preview.alt).toContain(row.question);
         const meta = (selector: string) => page.locator(selector).getAttribute('content');
         const title = await meta('meta[property="og:title"]');
         expect(title, `${path}: og:title`).toContain(`${names.get(backend)}: ${row.question}`);

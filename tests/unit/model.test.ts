@@ -553,10 +553,11 @@ test('a field added to a cell reaches the JSON and the CSV with no code naming i
 
   const json = toJSON(model, 'https://example.dev/');
   const jsonCell = json.axes[0]!.cells[backend!.id] as Record<string, unknown>;
-  assert.deepEqual(Object.keys(jsonCell).slice(0, 7), [
+  assert.deepEqual(Object.keys(jsonCell).slice(0, 8), [
     'url',
     'page',
     'share',
+    'preview',
     'provenance',
     'short',
     'answer',

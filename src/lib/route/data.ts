@@ -7,8 +7,6 @@ import { getTable } from '../content/index.ts';
 import {
   SEARCH_SECTION,
   TABLE_SECTION,
-  PROVENANCE_LABEL,
-  LAB_RUNS_LABEL,
   type TableModel,
   type AxisModel,
   type CellModel,
@@ -18,7 +16,7 @@ import {
 } from '../view/model.ts';
 import { routes } from '../routes.ts';
 import { isReleaseTag } from '../upstream/pins.ts';
-import { homeAlt, axisAlt, axisDescription, shortWords } from '../preview-text.ts';
+import { homeAlt, axisAlt, axisDescription, cellAlt, cellBadgeWords, shortWords } from '../preview-text.ts';
 import { address, url } from '../url.ts';
 import { contentDir } from '../content/dir.ts';
 import { lastChanged, inRepository, repositoryLinks, type Repository } from '../history.ts';
@@ -176,9 +174,11 @@ function place(model: TableModel, spec: RouteSpec): Place {
         title: `${cell.backend.name}: ${axis.question}`,
         // A cited cell the lab also ran says so, as its badge does (a reader took a bare "Cited" beside
         // "Measured in this study's lab" for a contradiction).
-        description: `${shortWords(cell)} (${PROVENANCE_LABEL[cell.provenance]}${cell.runs ? `; ${LAB_RUNS_LABEL}` : ''})`,
+        description: `${shortWords(cell)} (${cellBadgeWords(cell)})`,
         section: TABLE_SECTION,
-        image: { path: routes.axisPreview(axis.id), alt: axisAlt(axis) },
+        // Its own card: the axis's question over this backend's answer alone (a reader found the
+        // axis's card, three equal columns, did not say which cell was shared).
+        image: { path: routes.cellPreview(axis.id, cell.backend.id), alt: cellAlt(axis, cell) },
         // A page to share, not to find: its words are the axis page's, which search and crawlers index.
         noindex: true,
       };

@@ -42,6 +42,8 @@ export function toJSON(model: TableModel, siteRoot: string) {
           page: at(routes.axisPageCell(axis.id, cell.backend.id), siteRoot),
           // The cell's own page: the address "Link to this cell" shares (its preview names the cell).
           share: at(routes.cellPage(axis.id, cell.backend.id), siteRoot),
+          // ... and the link-preview image that page shows: the axis's question over this cell alone.
+          preview: at(routes.cellPreview(axis.id, cell.backend.id), siteRoot),
           provenance: cell.provenance,
           // Every field the cell's schema gives it, as written (short, answer, then any added).
           ...cell.fields,
