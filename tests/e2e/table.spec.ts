@@ -128,6 +128,29 @@ for (const js of [true, false]) {
 }
 
 test(
+  "a cold cell link on a wide screen names the cell's backend in the cell, its column's header being out of view",
+  { tag: '@base' },
+  async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const row = last;
+    const backend = table.backends.find((b) => !b.run) ?? table.backends[1]!;
+    await page.goto(`${baseURL}${routes.cellFragment(row.id, backend.id)}`);
+    const cell = page.locator(`td#${routes.cellId(row.id, backend.id)}`);
+    await expect(cell).toBeInViewport();
+    await expect(page.locator(`thead th#col-${backend.id}`), 'the header scrolled away').not.toBeInViewport();
+    const name = cell.locator('.cell-column');
+    await expect(name).toBeInViewport();
+    await expect(name).toContainText(backend.name);
+    if (!backend.run) await expect(name).toContainText('read, not run');
+    // The row's question stays for the phone; and only the target names its column.
+    await expect(name.locator('.cell-question')).toBeHidden();
+    await expect(page.locator(`tr#${row.id} > td:not(:target) .cell-column`).first()).toBeHidden();
+    await context.close();
+  },
+);
+
+test(
   'cold load of a cell fragment highlights that cell alone and scrolls it into view, without JavaScript',
   { tag: '@base' },
   async ({ browser, baseURL }) => {
