@@ -51,19 +51,22 @@ test('each shows its lines under the note, a highlighted Go block, line for line
   }
 });
 
-test('the home page carries no excerpt code: its table links to excerpts; its one block is our reading of the gate override', () => {
+test('the home page carries no excerpt code: its table links to excerpts; its blocks are our reading of the IPVS settings', () => {
   const $ = page('');
   assert.equal($('.excerpt-code').length, 0);
   // No highlighted block either: Shiki's colour classes would add a style block to the first flight.
   assert.equal($('pre.astro-code').length, 0);
-  // The IPVS steps' configuration file is plain, composed by us from cited fields, and says so: the
-  // sentence that introduces it ends in an "Our reading" clause.
+  // The IPVS steps' configuration files are plain, composed by us from cited flags and fields, and
+  // say so: the sentence that introduces them ends in an "Our reading" clause.
   const blocks = $('pre');
-  assert.equal(blocks.length, 1, 'one code block on the home page');
-  const intro = blocks.prev('p');
-  assert.match(squash(intro.find('.reading').last().text()), /^Our reading: .*in the file:$/);
-  assert.match(blocks.text(), /^apiVersion: kubeproxy\.config\.k8s\.io\/v1alpha1\n/);
-  assert.equal(blocks.closest('section').attr('aria-labelledby'), 'running-ipvs-what-to-do-before-140');
+  assert.ok(blocks.length >= 1, 'the settings written out');
+  const intro = blocks.first().prev('p');
+  assert.match(squash(intro.find('.reading').last().text()), /^Our reading: Put together .*:$/);
+  for (const block of blocks.toArray()) {
+    assert.match($(block).text(), /^apiVersion: kubeproxy\.config\.k8s\.io\/v1alpha1\nkind: KubeProxyConfiguration\n/);
+    assert.equal($(block).closest('section').attr('aria-labelledby'), 'running-ipvs-what-to-do-before-140');
+    assert.ok($(block).prevAll('p').first().is(intro), 'each block follows the reading that introduces them');
+  }
 });
 
 test('every excerpt caption names its file once and shows no raw "#<id>"', () => {
