@@ -372,6 +372,11 @@ test("a cell's own page's description is its short answer and what its badge say
         cell.runs !== undefined,
         `${axis.id} / ${cell.backend.id}: ${description}`,
       );
+      assert.equal(
+        description.endsWith('; read, not run)'),
+        !cell.backend.run,
+        `${axis.id} / ${cell.backend.id}: ${description}`,
+      );
     }
 });
 

@@ -174,7 +174,9 @@ function place(model: TableModel, spec: RouteSpec): Place {
         title: `${cell.backend.name}: ${axis.question}`,
         // A cited cell the lab also ran says so, as its badge does (a reader took a bare "Cited" beside
         // "Measured in this study's lab" for a contradiction).
-        description: `${shortWords(cell)} (${cellBadgeWords(cell)})`,
+        // ... and, as the cell's title does, that its backend was read and not run (a fresh reader's
+        // preview of an IPVS cell lost it).
+        description: `${shortWords(cell)} (${cellBadgeWords(cell)}${cell.backend.run ? '' : '; read, not run'})`,
         section: TABLE_SECTION,
         // Its own card: the axis's question over this backend's answer alone (a reader found the
         // axis's card, three equal columns, did not say which cell was shared).
