@@ -661,3 +661,16 @@ test('the page order runs from the home page through every listed page once, eac
   const pages = listed.filter((p) => !generated.some((prefix) => p.startsWith(prefix)));
   assert.deepEqual([...visited].sort(), [...pages].sort(), 'every page of the pages collection is on the way');
 });
+
+test('a measured cell counts what its sync wrote in words that agree with the number ("1 chain", not "1 chains")', () => {
+  const $ = html('');
+  const said = $('[data-measured-change]')
+    .map((_, p) => plain($(p)))
+    .get();
+  assert.ok(said.length > 0, 'measured changes on the home page');
+  for (const text of said) {
+    assert.match(text, /wrote \d+ lines?: \d+ chains?, \d+ rules?\.$/, text);
+    assert.doesNotMatch(text, /\b1 (lines|chains|rules)\b/, text);
+    assert.doesNotMatch(text, /\b(?!1\b)\d+ (line|chain|rule)\b/, text);
+  }
+});

@@ -4,7 +4,8 @@
 import type { EvidenceEntry } from './model.ts';
 import type { DrainCount, NewConnections } from '../evidence/index.ts';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** "1 chain", "3 chains": a count with its noun, singular for one. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** One or two sentences: what the output shows, with its numbers. */
 export function evidenceSummary(ev: EvidenceEntry): string | undefined {
