@@ -43,6 +43,21 @@ async function search(page: Page, query: string): Promise<Locator> {
   return results(page, query);
 }
 
+/** The home page's own result for a query, focused as a keyboard reader reaches it. */
+async function homeResult(page: Page, query: string, baseURL: string | undefined): Promise<Locator> {
+  await page.goto('search/');
+  const links = (await search(page, query)).locator('a.pf-result-link');
+  const at = await links.evaluateAll(
+    (as, href) => as.findIndex((a) => a.getAttribute('href') === href),
+    served(baseURL, ''),
+  );
+  expect(at, 'the home page among the results').toBeGreaterThanOrEqual(0);
+  const home = links.nth(at);
+  await home.scrollIntoViewIfNeeded();
+  await home.focus();
+  return home;
+}
+
 test.describe('search', () => {
   test('type, see the right result, follow it with the keyboard', { tag: '@base' }, async ({ page, baseURL }) => {
     test.slow(); // types a whole title, key by key
@@ -107,17 +122,7 @@ test.describe('search', () => {
     // "inactive" is once on the home page, in the IPVS drain cell's full answer: a closed disclosure
     // far below the first screen. The home page's own result (no fragment of its own) gains a text
     // fragment with the word and the words before it as the reader reaches for it.
-    await page.goto('search/');
-    const list = await search(page, 'inactive');
-    const links = list.locator('a.pf-result-link');
-    const at = await links.evaluateAll(
-      (as, href) => as.findIndex((a) => a.getAttribute('href') === href),
-      served(baseURL, ''),
-    );
-    expect(at, 'the home page among the results').toBeGreaterThanOrEqual(0);
-    const home = links.nth(at);
-    await home.scrollIntoViewIfNeeded();
-    await home.focus();
+    const home = await homeResult(page, 'inactive', baseURL);
     await expect(home).toHaveAttribute(
       'href',
       `${served(baseURL, '')}#:~:text=its%20active%20and-,inactive&text=inactive`,
@@ -128,6 +133,22 @@ test.describe('search', () => {
     await page.waitForURL(reached(new URL('', baseURL).href));
     await expect(cell.locator('details.cell-details')).toHaveAttribute('open', '');
     await expect(cell.getByText(/inactive connection counts/)).toBeInViewport();
+  });
+
+  test('a result whose marked word ends in punctuation still lands on the word', async ({ page, baseURL }) => {
+    // Pagefind marks "strictARP." or "strictARP," with its punctuation; the fragment names the word
+    // alone (a fresh reader's "strictARP" results highlighted nothing and opened at the page's top).
+    const home = await homeResult(page, 'strictARP', baseURL);
+    await expect(home).toHaveAttribute('href', /:~:text=[^&]*-,strictARP&text=strictARP$/);
+    await home.click();
+    await page.waitForURL(reached(new URL('', baseURL).href));
+    await expect(
+      page
+        .getByRole('region', { name: /^Running IPVS\?/ })
+        .locator('li')
+        .filter({ hasText: 'strictARP' })
+        .first(),
+    ).toBeInViewport();
   });
 
   test('a word on no page finds nothing, and says so', async ({ page }) => {
